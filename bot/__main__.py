@@ -1,0 +1,70 @@
+"""`python -m bot` runs the bot; `python -m bot migrate` only applies migrations."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from bot.logs import setup_logging
+from bot.settings import Settings
+from bot.storage import SchemaTooNew, connect, migrate
+
+
+def _fail(message: str) -> int:
+    print(f"farkle-bot: {message}", file=sys.stderr)
+    return 2
+
+
+async def _migrate_only(settings: Settings) -> list[int]:
+    db = await connect(settings.database_path)
+    try:
+        return await migrate(db)
+    finally:
+        await db.close()
+
+
+async def _run(settings: Settings, token: str) -> None:
+    from bot.client import FarkleBot
+
+    async with FarkleBot(settings) as bot:
+        await bot.start(token)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="farkle-bot", description="Farkle for Discord")
+    parser.add_argument("command", nargs="?", choices=["run", "migrate"], default="run")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        first = error.errors()[0]
+        name = "_".join(str(part) for part in first["loc"]).upper()
+        return _fail(f"{name} is invalid ({first['msg']}): check .env (see .env.example).")
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    setup_logging(settings.log_level, secret=token)
+    try:
+        if args.command == "migrate":
+            applied = asyncio.run(_migrate_only(settings))
+            print(f"Migrations applied: {applied or 'none (up to date)'}")
+            return 0
+        problem = settings.token_problem()
+        if problem:
+            return _fail(problem)
+        asyncio.run(_run(settings, token))
+    except SchemaTooNew as error:
+        return _fail(str(error))
+    except discord.LoginFailure:
+        return _fail(
+            "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (see .env.example)."
+        )
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

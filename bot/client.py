@@ -1,0 +1,82 @@
+"""The bot: owns the database, the clock and the session manager; wires the cogs in `setup_hook`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import pkgutil
+
+import aiosqlite
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.clock import Clock, SystemClock
+from bot.errors import report_error
+from bot.settings import Settings
+from bot.storage import command_sync, connect, migrate
+
+log = logging.getLogger(__name__)
+
+
+def extension_names() -> list[str]:
+    """Every module in `cogs/` is an extension: adding a feature never touches this file."""
+    return [f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__) if not module.ispkg]
+
+
+class FarkleBot(commands.Bot):
+    def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self._db: aiosqlite.Connection | None = None
+        self.tree.error(self.on_app_command_error)
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("The database opens in setup_hook; it is not available before login.")
+        return self._db
+
+    async def setup_hook(self) -> None:
+        self._db = await connect(self.settings.database_path)
+        applied = await migrate(self._db)
+        if applied:
+            log.info("Applied migrations %s", applied)
+        for name in extension_names():
+            await self.load_extension(name)
+        await self.sync_commands_if_changed()
+
+    async def sync_commands_if_changed(self) -> bool:
+        """Sync only when the tree differs from the last synced one: Discord rate-limits syncs."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        scope = str(guild.id) if guild else "global"
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        tree_hash = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        if await command_sync.last_hash(self.db, scope) == tree_hash:
+            log.info("Command tree unchanged; not syncing")
+            return False
+        await self.tree.sync(guild=guild)
+        await command_sync.record_hash(self.db, scope, tree_hash)
+        log.info("Synced %d commands to %s", len(payload), scope)
+        return True
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+    async def close(self) -> None:
+        await super().close()
+        if self._db is not None:
+            await self._db.close()
+            self._db = None

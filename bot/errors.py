@@ -1,0 +1,60 @@
+"""One place that turns failures into answers a player understands."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+
+class UserFacingError(Exception):
+    """A refusal whose message is written for the person who pressed or typed."""
+
+
+def explain(error: BaseException) -> str | None:
+    """The sentence for a known failure, or None when it is a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UserFacingError):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Farkle is played in a server channel, not in direct messages."
+    if isinstance(error, app_commands.MissingPermissions):
+        needed = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+        return f"You need the {needed} permission to do that."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        needed = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+        return f"I need the {needed} permission in this channel to do that."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use that command here."
+    return None
+
+
+async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:
+    """Answer privately whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Known failures get their sentence; anything else a reference that matches the log line."""
+    message = explain(error)
+    if message is None:
+        ref = secrets.token_hex(2).upper()
+        original = getattr(error, "original", error)
+        log.error(
+            "Unexpected error (ref %s)", ref, exc_info=(type(original), original, original.__traceback__)
+        )
+        message = f"Something went wrong (ref {ref}). The game is safe; please try again."
+    try:
+        await reply_ephemeral(interaction, message)
+    except discord.HTTPException:
+        log.warning("Could not send an error reply for interaction %s", interaction.id)

@@ -1,0 +1,39 @@
+"""Shared fixtures: a real FarkleBot on a temporary database, driven through SimCord."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.client import FarkleBot
+from bot.settings import GameSettings, Settings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        _env_file=None,
+        discord_token=None,
+        database_path=tmp_path / "data" / "farkle.sqlite3",
+        game=GameSettings(_env_file=None, computer_pause=0),
+    )
+
+
+@pytest.fixture
+def make_bot(settings: Settings) -> Callable[[], FarkleBot]:
+    """A factory, so restart tests can attach a fresh bot to the same database and world."""
+    return lambda: FarkleBot(settings)
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[[], FarkleBot]) -> FarkleBot:
+    """The bot SimCord's `simcord_env` fixture runs (its teardown fails a test on swallowed errors)."""
+    return make_bot()
+
+
+@pytest.fixture
+def env(simcord_env: simcord.Env) -> simcord.Env:
+    return simcord_env

@@ -1,0 +1,50 @@
+"""`python -m bot` as an operator runs it: a clear line and exit status, never a traceback."""
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "GAME_"))}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("token", [None, "not-a-token"])
+def test_missing_or_malformed_token_exits_2_with_one_clear_line(tmp_path: Path, token: str | None) -> None:
+    result = run_bot(tmp_path, **({"DISCORD_TOKEN": token} if token else {}))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "DISCORD_TOKEN" in lines[0] and ".env.example" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_invalid_setting_is_named(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, GAME_TURN_TIMEOUT="soon")
+    assert result.returncode == 2
+    assert "GAME_TURN_TIMEOUT" in result.stderr.upper() or "TURN_TIMEOUT" in result.stderr.upper()
+    assert "Traceback" not in result.stderr
+
+
+def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Path) -> None:
+    db_path = tmp_path / "nested" / "dir" / "farkle.sqlite3"
+    result = run_bot(tmp_path, "migrate", DATABASE_PATH=str(db_path))
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(db_path) as db:
+        versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations ORDER BY version")]
+    assert versions and versions[0] == 1
+    again = run_bot(tmp_path, "migrate", DATABASE_PATH=str(db_path))
+    assert again.returncode == 0 and "up to date" in again.stdout
