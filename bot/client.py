@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import pkgutil
+from collections.abc import Callable
 
 import aiosqlite
 import discord
@@ -14,9 +15,13 @@ from discord.ext import commands
 
 import cogs
 from bot.clock import Clock, SystemClock
+from bot.engine import DiceSource
 from bot.errors import report_error
+from bot.render.components import FarkleButton
+from bot.sessions.manager import SessionManager
 from bot.settings import Settings
 from bot.storage import command_sync, connect, migrate
+from bot.storage.sessions import SqliteSessionStore
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +32,9 @@ def extension_names() -> list[str]:
 
 
 class FarkleBot(commands.Bot):
-    def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, clock: Clock | None = None, dice: Callable[[], DiceSource] | None = None
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -36,7 +43,9 @@ class FarkleBot(commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
+        self._dice = dice
         self._db: aiosqlite.Connection | None = None
+        self._sessions: SessionManager | None = None
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -45,13 +54,26 @@ class FarkleBot(commands.Bot):
             raise RuntimeError("The database opens in setup_hook; it is not available before login.")
         return self._db
 
+    @property
+    def sessions(self) -> SessionManager:
+        if self._sessions is None:
+            raise RuntimeError("The session manager starts in setup_hook; it is not available before login.")
+        return self._sessions
+
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database_path)
         applied = await migrate(self._db)
         if applied:
             log.info("Applied migrations %s", applied)
+        self._sessions = SessionManager(
+            store=SqliteSessionStore(self._db), clock=self.clock, settings=self.settings.game, dice=self._dice
+        )
+        self.add_dynamic_items(FarkleButton)
         for name in extension_names():
             await self.load_extension(name)
+        restored = await self._sessions.restore()
+        if restored:
+            log.info("Restored %d Farkle sessions", len(restored))
         await self.sync_commands_if_changed()
 
     async def sync_commands_if_changed(self) -> bool:
@@ -76,6 +98,8 @@ class FarkleBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
+        if self._sessions is not None:
+            await self._sessions.close()
         await super().close()
         if self._db is not None:
             await self._db.close()

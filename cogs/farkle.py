@@ -1,23 +1,214 @@
-"""`/farkle`: playing in a channel. Discord glue only; the session manager decides everything."""
+"""`/farkle` and the game's buttons: parse the interaction, ask the session manager, draw the outcome."""
 
 from __future__ import annotations
+
+import logging
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import FarkleBot
+from bot.engine import PRESET_NAMES, Ruleset
+from bot.errors import reply_ephemeral, report_error
+from bot.render.board import Rendered, help_embed, moved_board, render, rules_embed
+from bot.render.components import ButtonRef
+from bot.render.words import points
+from bot.sessions.manager import Outcome
+
+log = logging.getLogger(__name__)
+
+
+async def _ping(channel: discord.PartialMessageable, user_id: int, text: str) -> discord.Message:
+    """A message that pings exactly one member and nobody else."""
+    only_them = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+    return await channel.send(f"<@{user_id}> {text}", allowed_mentions=only_them)
 
 
 @app_commands.guild_only()
 class Farkle(commands.GroupCog, group_name="farkle", group_description="Play Farkle in this channel"):
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
+        self.manager = bot.sessions
+
+    async def cog_load(self) -> None:
+        self.manager.subscribe(self.show_unprompted)
+
+    # ------------------------------------------------------------------ drawing outcomes
+
+    async def show(
+        self, interaction: discord.Interaction, outcome: Outcome, *, pressed: ButtonRef | None = None
+    ) -> None:
+        """Answer one interaction: a refusal privately, a change by redrawing the game's message."""
+        if outcome.refusal is not None or outcome.snapshot is None:
+            await reply_ephemeral(interaction, outcome.refusal or "Nothing changed.")
+            return
+        snapshot = outcome.snapshot
+        rendered = render(snapshot)
+        if pressed is not None and pressed.game_id == snapshot.game_id:
+            await interaction.response.edit_message(embed=rendered.embed, view=rendered.view)
+        elif snapshot.board_message_id is None or pressed is not None:
+            await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
+            message = await interaction.original_response()
+            await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+        else:
+            await self._edit_board(snapshot.channel_id, snapshot.board_message_id, rendered)
+            await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
+        await self._announce(outcome)
+
+    async def show_unprompted(self, outcome: Outcome) -> None:
+        """Timers and computer players change games with nobody pressing: edit the board by id."""
+        snapshot = outcome.snapshot
+        if snapshot is None:
+            return
+        if snapshot.board_message_id is not None and outcome.reminder_for is None:
+            await self._edit_board(snapshot.channel_id, snapshot.board_message_id, render(snapshot))
+        await self._announce(outcome)
+
+    async def _announce(self, outcome: Outcome) -> None:
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        channel = self.bot.get_partial_messageable(snapshot.channel_id)
+        if outcome.reminder_for is not None:
+            half = self.bot.settings.game.turn_timeout // 2
+            await _ping(channel, outcome.reminder_for, f"⏳ {half} seconds left on your turn!")
+        if outcome.turn_for is None:
+            return
+        ping = await _ping(channel, outcome.turn_for, "🎲 it's your turn!")
+        previous = await self.manager.attach_ping(snapshot.channel_id, snapshot.game_id, ping.id)
+        if previous is not None:
+            try:
+                await channel.get_partial_message(previous).delete()
+            except discord.HTTPException:
+                log.debug("Previous turn ping %s was already gone", previous)
+
+    async def _edit_board(self, channel_id: int, message_id: int, rendered: Rendered) -> None:
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(embed=rendered.embed, view=rendered.view)
+        except discord.HTTPException:
+            log.warning("Could not edit the board %s in channel %s", message_id, channel_id)
+
+    @staticmethod
+    def _acknowledge(outcome: Outcome) -> str:
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        if snapshot.stage == "closed":
+            return "Done: the game is closed."
+        if any(event.kind == "left" for event in outcome.events):
+            return "You left the game."
+        return "Done: the board is updated."
+
+    # ------------------------------------------------------------------ buttons
+
+    @commands.Cog.listener()
+    async def on_farkle_button(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
+        try:
+            if interaction.channel_id is None:
+                return
+            outcome = await self.manager.press(
+                interaction.channel_id,
+                ref.game_id,
+                ref.version,
+                interaction.user.id,
+                interaction.user.display_name,
+                ref.action,
+                ref.arg,
+            )
+            await self.show(interaction, outcome, pressed=ref)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    # ------------------------------------------------------------------ commands
+
+    def _ruleset(self, name: str | None) -> Ruleset | None:
+        chosen = (name or self.bot.settings.game.default_rules).strip().lower()
+        return Ruleset.preset(chosen) if chosen in PRESET_NAMES else None
+
+    @app_commands.command(description="Open a Farkle lobby in this channel")
+    @app_commands.describe(rules="Which rules to play (default: this server's)")
+    async def new(self, interaction: discord.Interaction, rules: str | None = None) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        ruleset = self._ruleset(rules)
+        if ruleset is None:
+            await reply_ephemeral(
+                interaction, f"Unknown rules “{rules}”: choose one of {', '.join(PRESET_NAMES)}."
+            )
+            return
+        outcome = await self.manager.open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            interaction.user.display_name,
+            ruleset,
+        )
+        await self.show(interaction, outcome)
+
+    @new.autocomplete("rules")
+    async def _rules_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES if typed in name][:25]
+
+    @app_commands.command(description="Join the lobby in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        outcome = await self.manager.join(
+            interaction.channel_id, interaction.user.id, interaction.user.display_name
+        )
+        await self.show(interaction, outcome)
+
+    @app_commands.command(description="Leave the lobby or the game in this channel")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        await self.show(interaction, await self.manager.leave(interaction.channel_id, interaction.user.id))
+
+    @app_commands.command(description="Start the game (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        await self.show(interaction, await self.manager.start(interaction.channel_id, interaction.user.id))
+
+    @app_commands.command(description="End the lobby or game in this channel (host or Manage Messages)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        moderator = interaction.permissions.manage_messages
+        outcome = await self.manager.cancel(interaction.channel_id, interaction.user.id, moderator=moderator)
+        await self.show(interaction, outcome)
+
+    @app_commands.command(description="Post the game board again at the bottom of the channel")
+    async def board(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        snapshot = self.manager.snapshot(interaction.channel_id)
+        if snapshot is None or snapshot.stage == "closed":
+            await reply_ephemeral(
+                interaction, "There is no Farkle game in this channel: start one with `/farkle new`."
+            )
+            return
+        old = snapshot.board_message_id
+        rendered = render(snapshot)
+        await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
+        message = await interaction.original_response()
+        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+        if old is not None:
+            await self._edit_board(snapshot.channel_id, old, moved_board())
+
+    @app_commands.command(description="The rules of this channel's game, in plain words")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        snapshot = self.manager.snapshot(interaction.channel_id)
+        if snapshot is not None and snapshot.stage != "closed":
+            ruleset, title = snapshot.rules, f"Rules of this game: {snapshot.rules.name}"
+        else:
+            default = self._ruleset(None) or Ruleset.preset("classic")
+            ruleset, title = default, f"This server's rules: {default.name}"
+        embed = rules_embed(ruleset, title=title)
+        embed.set_footer(text=f"Target {points(ruleset.target)}")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="How to play Farkle with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="How to play Farkle", colour=discord.Colour.gold())
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
 
 
 async def setup(bot: FarkleBot) -> None:

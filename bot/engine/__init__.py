@@ -1,0 +1,58 @@
+"""Pure Farkle rules engine: rulesets, scoring, game state, the optimal-turn solver and computer players."""
+
+from bot.engine.dice import DiceSource, ScriptedDice, SeededDice, dice_from_state
+from bot.engine.game import (
+    Action,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    KeepPreview,
+    PlayerState,
+    TurnState,
+)
+from bot.engine.rules import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
+from bot.engine.scoring import (
+    ScoringOption,
+    best_points,
+    farkle_chance,
+    is_penalty_roll,
+    score_dice,
+    scoring_options,
+)
+from bot.engine.solver import Decision, TurnPolicy, solve, turn_expected_value
+from bot.engine.strategies import LEVELS, Advice, advise, strategy_for
+
+__all__ = [
+    "LEVELS",
+    "OPTIONS",
+    "PRESET_NAMES",
+    "Action",
+    "Advice",
+    "Decision",
+    "DiceSource",
+    "Event",
+    "Game",
+    "GameResult",
+    "IllegalAction",
+    "KeepPreview",
+    "OptionSpec",
+    "PlayerState",
+    "RulesError",
+    "Ruleset",
+    "ScoringOption",
+    "ScriptedDice",
+    "SeededDice",
+    "TurnPolicy",
+    "TurnState",
+    "advise",
+    "best_points",
+    "dice_from_state",
+    "farkle_chance",
+    "is_penalty_roll",
+    "score_dice",
+    "scoring_options",
+    "solve",
+    "strategy_for",
+    "turn_expected_value",
+]

@@ -1,0 +1,134 @@
+"""Dice sources: the only randomness in the engine, kept behind a small protocol.
+
+A game stores its dice source's state with the rest of its JSON, so a saved game continues with exactly the
+rolls it would have had, and the same seed with the same actions replays to the same state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import product
+from typing import Protocol, TypeAlias
+
+JSON: TypeAlias = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
+
+
+class DiceSource(Protocol):
+    """Where a game's dice come from."""
+
+    def roll(self, n: int) -> tuple[int, ...]:
+        """n dice, each 1-6, in the order they are shown."""
+        ...
+
+    def state(self) -> dict[str, JSON]:
+        """Everything needed to continue the same sequence of rolls (see `dice_from_state`)."""
+        ...
+
+
+_OUTCOMES: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _outcomes(n: int) -> tuple[tuple[int, ...], ...]:
+    """All 6^n ordered rolls of n dice: one random() per roll instead of one per die (simulation speed)."""
+    table = _OUTCOMES.get(n)
+    if table is None:
+        table = _OUTCOMES[n] = tuple(product(range(1, 7), repeat=n))
+    return table
+
+
+class SeededDice:
+    """Fair dice from `random.Random(seed)`; the generator state round-trips exactly through JSON."""
+
+    __slots__ = ("_random", "_rng")
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._random = self._rng.random
+
+    def roll(self, n: int) -> tuple[int, ...]:
+        if n <= 6:
+            return _outcomes(n)[int(self._random() * 6**n)]
+        return tuple(int(self._random() * 6) + 1 for _ in range(n))
+
+    def state(self) -> dict[str, JSON]:
+        version, internal, gauss = self._rng.getstate()
+        return {"kind": "seeded", "rng": [version, list(internal), gauss]}
+
+    @classmethod
+    def _from_state(cls, data: dict[str, JSON]) -> SeededDice:
+        dice = cls(0)
+        version, internal, gauss = _list(data["rng"])
+        dice._rng.setstate((version, tuple(_list(internal)), gauss))
+        return dice
+
+
+class ScriptedDice:
+    """Rolls given in advance (tests force exact situations), then fair seeded dice.
+
+    Each scripted roll must have exactly the number of dice asked for: a mismatch means the test's script
+    is out of step with the game, which should fail loudly rather than shift every later roll.
+    """
+
+    __slots__ = ("_fallback", "_next", "_rolls")
+
+    def __init__(self, rolls: Sequence[Sequence[int]], seed: int = 0) -> None:
+        self._rolls = [tuple(r) for r in rolls]
+        for r in self._rolls:
+            if not all(isinstance(face, int) and 1 <= face <= 6 for face in r):
+                raise ValueError(f"A scripted roll holds faces 1 to 6, not {list(r)}.")
+        self._next = 0
+        self._fallback = SeededDice(seed)
+
+    @property
+    def scripted_left(self) -> int:
+        """Scripted rolls not used yet (tests check that a script was played to its end)."""
+        return len(self._rolls) - self._next
+
+    def roll(self, n: int) -> tuple[int, ...]:
+        if self._next >= len(self._rolls):
+            return self._fallback.roll(n)
+        scripted = self._rolls[self._next]
+        if len(scripted) != n:
+            raise ValueError(f"Scripted roll {self._next} has {len(scripted)} dice; the game rolled {n}.")
+        self._next += 1
+        return scripted
+
+    def state(self) -> dict[str, JSON]:
+        rolls: list[JSON] = [list(r) for r in self._rolls]
+        return {"kind": "scripted", "rolls": rolls, "next": self._next, "fallback": self._fallback.state()}
+
+    @classmethod
+    def _from_state(cls, data: dict[str, JSON]) -> ScriptedDice:
+        dice = cls([[_int(face) for face in _list(r)] for r in _list(data["rolls"])])
+        dice._next = _int(data["next"])
+        dice._fallback = SeededDice._from_state(_dict(data["fallback"]))
+        return dice
+
+
+def dice_from_state(data: dict[str, JSON]) -> DiceSource:
+    """The dice source whose `state()` was `data`, continuing where it stopped."""
+    kind = data.get("kind")
+    if kind == "seeded":
+        return SeededDice._from_state(data)
+    if kind == "scripted":
+        return ScriptedDice._from_state(data)
+    raise ValueError(f"Unknown dice source {kind!r}.")
+
+
+def _list(value: JSON) -> list[JSON]:
+    if not isinstance(value, list):
+        raise ValueError(f"Expected a list in the dice state, not {value!r}.")
+    return value
+
+
+def _dict(value: JSON) -> dict[str, JSON]:
+    if not isinstance(value, dict):
+        raise ValueError(f"Expected an object in the dice state, not {value!r}.")
+    return value
+
+
+def _int(value: JSON) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"Expected a whole number in the dice state, not {value!r}.")
+    return value

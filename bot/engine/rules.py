@@ -1,0 +1,496 @@
+"""The ruleset: every house rule in RULES.md as one frozen, validated, JSON-able value.
+
+Validation speaks to server admins: every refusal is a `RulesError` whose message is a sentence
+that can be shown as is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+
+if TYPE_CHECKING:
+    from bot.engine.scoring import ScoringTables
+
+PRESET_NAMES: tuple[str, ...] = ("classic", "box", "doubling", "last-loses", "family")
+
+NOfAKind = Literal["none", "doubling", "multiples", "high_multiples", "fixed"]
+Group = Literal["Scoring", "Turn", "End of game"]
+
+
+class RulesError(ValueError):
+    """A refused ruleset or option; the message is a sentence fit for a server admin."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One settable rule, as the config commands list it."""
+
+    name: str
+    group: Group
+    description: str
+    choices: tuple[str, ...] | None
+    allowed: str  # sentence tail: "<name> takes <allowed>."
+
+
+_Kind = Literal["int", "optional_int", "bool", "choice"]
+_CHECKS: dict[str, Callable[[Any], bool]] = {}
+_KINDS: dict[str, _Kind] = {}
+_OPTIONS: dict[str, OptionSpec] = {}
+
+
+def _num(n: int) -> str:
+    return f"{n:,}"
+
+
+def _one_of(values: tuple[int, ...], optional: bool) -> tuple[Callable[[Any], bool], str, tuple[str, ...]]:
+    words = (("off",) if optional else ()) + tuple(str(v) for v in values)
+    allowed = ", ".join(words[:-1]) + " or " + words[-1]
+    return (lambda v: (optional and v is None) or v in values), allowed, words
+
+
+def _step(step: int, lo: int, hi: int, optional: bool = False) -> tuple[Callable[[Any], bool], str]:
+    def check(v: Any) -> bool:
+        if v is None:
+            return optional
+        return isinstance(v, int) and lo <= v <= hi and v % step == 0
+
+    if lo == 0:
+        text = f"0 (off) or a multiple of {step} up to {_num(hi)}"
+    else:
+        text = f"a multiple of {_num(step)} from {_num(lo)} to {_num(hi)}"
+    return check, ("off or " + text if optional else text)
+
+
+def _option(
+    name: str,
+    group: Group,
+    description: str,
+    kind: _Kind,
+    check: Callable[[Any], bool],
+    allowed: str,
+    choices: tuple[str, ...] | None = None,
+) -> None:
+    _OPTIONS[name] = OptionSpec(name, group, description, choices, allowed)
+    _CHECKS[name] = check
+    _KINDS[name] = kind
+
+
+def _choice(name: str, group: Group, description: str, values: tuple[str, ...]) -> None:
+    allowed = ", ".join(values[:-1]) + " or " + values[-1]
+    _option(name, group, description, "choice", lambda v: v in values, allowed, values)
+
+
+def _flag(name: str, group: Group, description: str) -> None:
+    _option(name, group, description, "bool", lambda v: isinstance(v, bool), "on or off", ("on", "off"))
+
+
+def _discrete(name: str, group: Group, description: str, values: tuple[int, ...], optional: bool) -> None:
+    check, allowed, words = _one_of(values, optional)
+    _option(name, group, description, "optional_int" if optional else "int", check, allowed, words)
+
+
+def _ranged(
+    name: str, group: Group, description: str, step: int, lo: int, hi: int, optional: bool = False
+) -> None:
+    check, allowed = _step(step, lo, hi, optional)
+    _option(name, group, description, "optional_int" if optional else "int", check, allowed)
+
+
+_ranged("single_one", "Scoring", "Points for a single 1.", 50, 50, 1000)
+_ranged("single_five", "Scoring", "Points for a single 5.", 50, 50, 1000)
+_discrete(
+    "three_ones",
+    "Scoring",
+    "Points for three 1s (other triples are 100 times the face).",
+    (200, 300, 1000),
+    False,
+)
+_choice(
+    "n_of_a_kind",
+    "Scoring",
+    "How four, five and six of a kind score: none (a triple plus singles), doubling (x2, x4, x8 the triple), "
+    "multiples (x2, x3, x4), high_multiples (x4, x6, x8) or fixed (1,000 / 2,000 / 3,000).",
+    ("none", "doubling", "multiples", "high_multiples", "fixed"),
+)
+_ranged("six_of_a_kind", "Scoring", "Fixed points for six of any face.", 500, 1000, 10000, optional=True)
+_ranged("six_ones", "Scoring", "Fixed points for six 1s.", 500, 1000, 10000, optional=True)
+_flag("six_ones_instant_win", "Scoring", "Keeping six 1s from one roll wins the game at once.")
+_discrete("straight", "Scoring", "Points for a straight 1-2-3-4-5-6.", (1000, 1500, 2000, 3000), True)
+_discrete("three_pairs", "Scoring", "Points for three pairs.", (300, 500, 600, 750, 1000, 1500), True)
+_discrete("four_and_pair", "Scoring", "Points for four of a kind with a pair.", (1500,), True)
+_discrete("two_triplets", "Scoring", "Points for two triplets.", (2000, 2500), True)
+_ranged(
+    "penalty_roll",
+    "Scoring",
+    "Points (negative) for rolling five 6s and a 1 with six dice; the turn ends.",
+    500,
+    -10000,
+    -500,
+    optional=True,
+)
+_ranged("entry_minimum", "Turn", "Points needed in one turn to get on the board.", 50, 0, 2000)
+_ranged(
+    "entry_roll_limit",
+    "Turn",
+    "Rolls of the turn within which the entry minimum must be reached.",
+    1,
+    1,
+    10,
+    True,
+)
+_ranged("bank_minimum", "Turn", "Smallest turn total that may be banked, on every turn.", 50, 0, 2000)
+_choice(
+    "hot_dice",
+    "Turn",
+    "After all six dice score: optional or forced re-roll of six dice.",
+    ("optional", "forced"),
+)
+_choice(
+    "three_farkles",
+    "Turn",
+    "Penalty for three Farkles in a row: none, minus_1000 or reset.",
+    ("none", "minus_1000", "reset"),
+)
+_choice(
+    "piggyback",
+    "Turn",
+    "Rolling the dice the previous player left: off, previous_points (inherit their turn) or bonus.",
+    ("off", "previous_points", "bonus"),
+)
+_ranged(
+    "piggyback_bonus", "Turn", "Points added by a scoring piggyback roll under the bonus rule.", 50, 50, 5000
+)
+_flag(
+    "piggyback_needs_all_on_board", "Turn", "Piggybacking is allowed only once every player is on the board."
+)
+_ranged("target", "End of game", "Score that ends the game.", 500, 1000, 100000)
+_choice(
+    "end_rule",
+    "End of game",
+    "highest (final round, highest wins), last_loses (the last to reach the target loses) or exact.",
+    ("highest", "last_loses", "exact"),
+)
+_choice("tie_rule", "End of game", "Ties at the top: playoff turns or share the win.", ("playoff", "share"))
+_option(
+    "teams",
+    "End of game",
+    "Number of teams sharing a score (0 = everyone for themselves).",
+    "int",
+    lambda v: v in (0, 2, 3, 4),
+    "0 (no teams), 2, 3 or 4",
+    ("0", "2", "3", "4"),
+)
+_ranged("min_players", "End of game", "Fewest players to start a game.", 1, 2, 8)
+_ranged("max_players", "End of game", "Most players in one game.", 1, 2, 8)
+
+OPTIONS: Mapping[str, OptionSpec] = _OPTIONS
+_KEY_GROUPS: tuple[Group, ...] = ("Scoring", "Turn")
+_OFF_WORDS = frozenset({"off", "none", "no", "disabled"})
+_ON_WORDS = frozenset({"on", "yes", "true", "enabled"})
+
+
+class Ruleset(BaseModel):
+    """Every option of one server's game; frozen and hashable, so derived tables can hang off it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "custom"
+    single_one: int = 100
+    single_five: int = 50
+    three_ones: int = 1000
+    n_of_a_kind: NOfAKind = "none"
+    six_of_a_kind: int | None = None
+    six_ones: int | None = None
+    six_ones_instant_win: bool = False
+    straight: int | None = 1000
+    three_pairs: int | None = None
+    four_and_pair: int | None = None
+    two_triplets: int | None = None
+    penalty_roll: int | None = None
+    target: int = 10000
+    entry_minimum: int = 0
+    entry_roll_limit: int | None = None
+    bank_minimum: int = 0
+    hot_dice: Literal["optional", "forced"] = "optional"
+    three_farkles: Literal["none", "minus_1000", "reset"] = "none"
+    piggyback: Literal["off", "previous_points", "bonus"] = "off"
+    piggyback_bonus: int = 1000
+    piggyback_needs_all_on_board: bool = False
+    end_rule: Literal["highest", "last_loses", "exact"] = "highest"
+    tie_rule: Literal["playoff", "share"] = "playoff"
+    teams: int = 0
+    min_players: int = 2
+    max_players: int = 8
+
+    def __init__(self, **data: Any) -> None:
+        """Construct, turning pydantic's error report into the one admin-readable sentence."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise RulesError(_sentence(exc)) from None
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        for field, check in _CHECKS.items():
+            if not check(getattr(self, field)):
+                raise PydanticCustomError("rules", f"{field} takes {_OPTIONS[field].allowed}.")
+        problem = self._contradiction()
+        if problem:
+            raise PydanticCustomError("rules", problem)
+        return self
+
+    def _contradiction(self) -> str | None:
+        if self.entry_roll_limit is not None and self.entry_minimum == 0:
+            return "An entry roll limit needs an entry minimum: set entry_minimum first."
+        if self.piggyback_needs_all_on_board and self.piggyback == "off":
+            return "Piggybacking can't wait for everyone to be on the board while piggybacking is off."
+        target = _num(self.target)
+        if self.entry_minimum > self.target:
+            return f"The entry minimum ({_num(self.entry_minimum)}) can't be above the target ({target})."
+        if self.bank_minimum > self.target:
+            return f"The bank minimum ({_num(self.bank_minimum)}) can't be above the target ({target})."
+        if self.max_players < self.min_players:
+            return (
+                f"The most players ({self.max_players}) can't be fewer than the fewest ({self.min_players})."
+            )
+        if self.teams and self.end_rule == "last_loses":
+            return "Teams can't play last-loses: turn teams off or choose another end rule."
+        if self.teams > self.max_players:
+            return f"{self.teams} teams need room for at least {self.teams} players: raise max_players."
+        if self.six_ones_instant_win and self.end_rule == "last_loses":
+            return "Six 1s can't win at once when the last player to reach the target loses."
+        return None
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """Copies are re-validated and rebuild their own tables (pydantic's copy would keep stale ones)."""
+        return type(self)(**{**self.model_dump(), **(update or {})})
+
+    @classmethod
+    def preset(cls, name: str) -> Ruleset:
+        """One of PRESET_NAMES; the same instance every time, so its tables are built once."""
+        if name not in PRESET_NAMES:
+            raise RulesError(f"There is no rule set called '{name}': choose {_listing(PRESET_NAMES)}.")
+        return _preset(name)
+
+    @cached_property
+    def scoring_tables(self) -> ScoringTables:
+        """Scoring tables, built on first use and kept on this frozen instance (one lookup per score)."""
+        from bot.engine.scoring import ScoringTables  # scoring imports this module
+
+        return ScoringTables(self)
+
+    def with_option(self, name: str, raw: str) -> Ruleset:
+        """This ruleset with one option set from user-typed text; a changed preset becomes "custom"."""
+        field = name.strip().lower().replace("-", "_").replace(" ", "_")
+        if field not in _OPTIONS:
+            raise RulesError(f"There is no rule called '{name}'. Rules: {', '.join(_OPTIONS)}.")
+        value = _parse(field, raw)
+        update: dict[str, Any] = {field: value}
+        if self.name in PRESET_NAMES and getattr(self, field) != value:
+            update["name"] = "custom"
+        return self.model_copy(update=update)
+
+    def key(self) -> str:
+        """sha256 of the scoring and turn options: equal keys play turns identically (solver cache key)."""
+        return self._key
+
+    @cached_property
+    def _key(self) -> str:
+        fields = {f: getattr(self, f) for f, spec in _OPTIONS.items() if spec.group in _KEY_GROUPS}
+        canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    def summary_sections(self) -> list[tuple[str, list[str]]]:
+        """The rules in plain words, grouped as the bot shows them."""
+        return [
+            ("Scoring", self._scoring_lines()),
+            ("Turn", self._turn_lines()),
+            ("End of game", self._end_lines()),
+        ]
+
+    def summary(self) -> list[str]:
+        return [line for _, lines in self.summary_sections() for line in lines]
+
+    def _scoring_lines(self) -> list[str]:
+        lines = [
+            f"Single 1: {_num(self.single_one)}",
+            f"Single 5: {_num(self.single_five)}",
+            f"Three 1s: {_num(self.three_ones)}",
+            "Three of a kind: 100 times the face (three 4s: 400)",
+        ]
+        for n, word in ((4, "Four"), (5, "Five"), (6, "Six")):
+            if n == 6 and self.six_of_a_kind is not None:
+                lines.append(f"Six of a kind: {_num(self.six_of_a_kind)}")
+            elif self.n_of_a_kind != "none":
+                lines.append(f"{word} of a kind: {_n_of_a_kind_words(self.n_of_a_kind, n)}")
+        if self.n_of_a_kind == "none":
+            lines.append("Four or more of a kind: a triple plus single 1s and 5s")
+        if self.six_ones is not None:
+            lines.append(f"Six 1s: {_num(self.six_ones)}")
+        if self.six_ones_instant_win:
+            lines.append("Six 1s from one roll: win the game at once")
+        lines.append(f"Straight 1-6: {_num(self.straight)}" if self.straight else "Straight 1-6: no points")
+        for label, points in (
+            ("Three pairs", self.three_pairs),
+            ("Four of a kind with a pair", self.four_and_pair),
+            ("Two triplets", self.two_triplets),
+        ):
+            if points is not None:
+                lines.append(f"{label}: {_num(points)}")
+        if self.penalty_roll is not None:
+            lines.append(
+                f"Five 6s and a 1 on six dice: {_num(self.penalty_roll)} (score not below 0), turn over"
+            )
+        return lines
+
+    def _turn_lines(self) -> list[str]:
+        lines = []
+        if self.entry_minimum:
+            limit = f" in at most {self.entry_roll_limit} rolls" if self.entry_roll_limit else ""
+            lines.append(f"Get on the board with {_num(self.entry_minimum)}{limit}")
+        else:
+            lines.append("No minimum to get on the board")
+        if self.bank_minimum:
+            lines.append(f"Bank only with at least {_num(self.bank_minimum)} this turn")
+        lines.append(f"Hot dice: {'you must' if self.hot_dice == 'forced' else 'you may'} roll all six again")
+        lines.append(
+            {
+                "none": "Three Farkles in a row: no penalty",
+                "minus_1000": "Three Farkles in a row: lose 1,000",
+                "reset": "Three Farkles in a row: your score goes back to 0",
+            }[self.three_farkles]
+        )
+        if self.piggyback == "off":
+            lines.append("No piggybacking")
+        else:
+            gain = (
+                "their turn's points"
+                if self.piggyback == "previous_points"
+                else f"{_num(self.piggyback_bonus)}"
+            )
+            when = " (once everyone is on the board)" if self.piggyback_needs_all_on_board else ""
+            lines.append(f"Piggyback: roll the dice the last player left; if they score, add {gain}{when}")
+        return lines
+
+    def _end_lines(self) -> list[str]:
+        target = _num(self.target)
+        if self.end_rule == "last_loses":
+            lines = [f"Last player to reach {target} loses"]
+        else:
+            if self.end_rule == "exact":
+                lines = [f"Land exactly on {target}; points over it go to the lowest score"]
+            else:
+                lines = [f"Reaching {target} starts the final round; the highest score wins"]
+            lines.append(
+                "Ties at the top play off" if self.tie_rule == "playoff" else "Ties at the top share the win"
+            )
+        if self.teams:
+            lines.append(f"{self.teams} teams; teammates share one score")
+        lines.append(f"{self.min_players} to {self.max_players} players")
+        return lines
+
+
+def _listing(words: tuple[str, ...]) -> str:
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def triple_factor(mode: NOfAKind, n: int) -> int:
+    """How many times the triple n (4-6) of a kind scores under a multiplying mode."""
+    return {"doubling": 1 << (n - 3), "multiples": n - 2, "high_multiples": 2 * (n - 2)}[mode]
+
+
+def _n_of_a_kind_words(mode: NOfAKind, n: int) -> str:
+    if mode == "fixed":
+        return _num(1000 * (n - 3))
+    factor = triple_factor(mode, n)
+    return "double the triple" if factor == 2 else f"{factor}x the triple"
+
+
+def _sentence(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    field = str(error["loc"][0]) if error["loc"] else ""
+    if error["type"] == "rules":
+        return error["msg"]
+    if error["type"] == "extra_forbidden":
+        return f"There is no rule called '{field}'."
+    if field in _OPTIONS:
+        return f"{field} takes {_OPTIONS[field].allowed}."
+    return f"{field or 'The rule set'} is not valid: {error['msg']}."
+
+
+def _parse(field: str, raw: str) -> Any:
+    text = raw.strip().lower()
+    kind = _KINDS[field]
+    refused = RulesError(f"{field} takes {_OPTIONS[field].allowed}.")
+    if kind == "bool":
+        if text in _ON_WORDS or text in _OFF_WORDS:
+            return text in _ON_WORDS
+        raise refused
+    if kind == "choice":
+        choices = _OPTIONS[field].choices or ()
+        word = text.replace("-", "_").replace(" ", "_")
+        if word in _OFF_WORDS:  # "off" and "none" mean the same to people
+            word = next((c for c in choices if c in _OFF_WORDS), word)
+        if word in choices:
+            return word
+        raise refused
+    if text in _OFF_WORDS:
+        return None if kind == "optional_int" else 0
+    try:
+        return int(text.replace(",", "").replace("_", "").replace(" ", "").replace("−", "-"))
+    except ValueError:
+        raise refused from None
+
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "box": {
+        "three_ones": 300,
+        "n_of_a_kind": "fixed",
+        "straight": 1500,
+        "three_pairs": 1500,
+        "four_and_pair": 1500,
+        "two_triplets": 2500,
+        "entry_minimum": 500,
+    },
+    "doubling": {
+        "n_of_a_kind": "doubling",
+        "three_pairs": 300,
+        "entry_minimum": 500,
+        "entry_roll_limit": 3,
+        "tie_rule": "playoff",
+        "piggyback": "previous_points",
+        "piggyback_needs_all_on_board": True,
+    },
+    "last-loses": {
+        "straight": 1500,
+        "three_pairs": 500,
+        "two_triplets": 2000,
+        "piggyback": "previous_points",
+        "three_farkles": "reset",
+        "end_rule": "last_loses",
+    },
+    "family": {
+        "n_of_a_kind": "multiples",
+        "six_of_a_kind": 10000,
+        "straight": 1500,
+        "penalty_roll": -10000,
+        "bank_minimum": 500,
+        "hot_dice": "forced",
+        "piggyback": "previous_points",
+        "end_rule": "exact",
+    },
+}
+
+
+@cache
+def _preset(name: str) -> Ruleset:
+    return Ruleset(name=name, **_PRESETS[name])

@@ -1,0 +1,395 @@
+"""Computer players (issue 7) and the Hint button's advice, as pure functions of a `Game`.
+
+Levels, weakest first:
+- easy: keeps every scoring die (the highest-scoring keep) and banks once the turn total is 300 or more.
+- normal: banks by a fixed threshold per dice left (`NORMAL_BANK_FROM`); keeps the highest-scoring dice,
+  but when it rolls on anyway it keeps fewer to roll three or more dice if that costs at most 100 points;
+  piggybacks by a threshold per offered dice (`NORMAL_PIGGYBACK_FROM`).
+- expert: the exact turn policy of `solver.solve` (the off-board one, which plays for the entry, until
+  its side is on the board), made game-aware:
+  - when it must beat a leader (its final-round turn, or a playoff turn after someone posted a score) it
+    maximises the chance of banking enough to pass them instead of the expected points: it never banks
+    short. A tie is enough under the "share" tie rule, and under an exact target (nobody can pass it);
+  - with an exact target, points past the target only go to the lowest opponent: once a bank reaches the
+    target it banks at once, with the smallest keep that does (outside playoffs, which score turn totals);
+  - it takes a piggyback offer when rolling the offered dice at the inherited total is worth more (by the
+    same measure: expected points, or the chance to pass the leader) than a fresh turn.
+
+Every move returned is legal: keeps reach the entry on a limited entry roll, and banks respect the entry
+minimum, the bank minimum and forced hot dice. Easy never piggybacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+from typing import Literal, Protocol
+
+from bot.engine.game import Action, Game, PlayerState, TurnState
+from bot.engine.rules import Ruleset
+from bot.engine.scoring import farkle_chance, is_penalty_roll, outcome_count, score_dice
+from bot.engine.solver import TurnPolicy, solve
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "expert")
+
+EASY_BANK_FROM = 300
+# Normal banks a turn total at or above this, by the dice it would roll next (6 = hot dice: always rolls).
+# Close to the optimal policy's own thresholds under classic rules (250, 250, 400, 1000, 2900, ~10,000)
+# but rounded and more cautious with five dice: its weakness is meant to be its keeps and blindness to
+# the game, not wild banking.
+NORMAL_BANK_FROM: dict[int, int | None] = {1: 300, 2: 300, 3: 400, 4: 1000, 5: 2000, 6: None}
+NORMAL_KEEP_MORE_DICE_COST = 100
+# Normal takes a piggyback offer of this many dice when it inherits at least these points (about where
+# the solver's value of the piggyback passes a fresh turn under the presets).
+NORMAL_PIGGYBACK_FROM: dict[int, int] = {1: 1000, 2: 750, 3: 600, 4: 450, 5: 350}
+
+
+class Strategy(Protocol):
+    """A computer player: the next move of `game.current_player` ("turn_start" or "choosing")."""
+
+    def choose(self, game: Game) -> Action: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Keep:
+    """A candidate keep: sorted faces (empty when rolling hot dice), points, turn total after, dice left."""
+
+    faces: tuple[int, ...]
+    points: int
+    total: int
+    left: int  # 0 = hot dice: six fresh dice next
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What every level reads from the game for the player to move."""
+
+    player: str
+    me: PlayerState
+    others: tuple[PlayerState, ...]  # active players of the other sides
+    turn: TurnState
+    bank_from: int  # smallest turn total this side may bank
+
+
+def _view(game: Game) -> _View:
+    player = game.current_player
+    if player is None or game.phase == "over":
+        raise ValueError("The game is over: nobody has a move to make.")
+    players = game.players
+    me = next(p for p in players if p.id == player)
+    side = me.team if me.team is not None else me.id
+    others = tuple(p for p in players if p.active and (p.team if p.team is not None else p.id) != side)
+    rules = game.rules
+    bank_from = max(rules.bank_minimum, 0 if me.on_board else rules.entry_minimum)
+    return _View(player, me, others, game.turn, bank_from)
+
+
+def _may_bank(rules: Ruleset, view: _View, keep: _Keep) -> bool:
+    return keep.total >= view.bank_from and not (keep.left == 0 and rules.hot_dice == "forced")
+
+
+def _keeps(rules: Ruleset, view: _View, per_count: bool = False) -> list[_Keep]:
+    """Legal keeps of the roll on the table, most points first (or the best per dice kept, fewest first).
+
+    Hot dice (no roll on the table) give the single empty keep. On a limited entry roll, keeps short of
+    the entry are refused by the game, so they are left out.
+    """
+    t = view.turn
+    if not t.roll:
+        return [_Keep((), 0, t.total, 0)]
+    limit = rules.entry_roll_limit
+    short = limit is not None and t.rolls >= limit and not view.me.on_board
+    keeps: list[_Keep] = []
+    counts: set[int] = set()
+    for option in rules.scoring_tables.options[tuple(sorted(t.roll))]:
+        total = t.total + option.points
+        if (short and total < rules.entry_minimum) or (per_count and len(option.dice) in counts):
+            continue
+        counts.add(len(option.dice))
+        keeps.append(_Keep(option.dice, option.points, total, len(t.roll) - len(option.dice)))
+    if per_count:
+        keeps.sort(key=lambda k: len(k.faces))
+    return keeps
+
+
+def _act(view: _View, keep: _Keep, bank: bool) -> Action:
+    """The action keeping these faces: positions of the first free die showing each face."""
+    free = list(range(len(view.turn.roll)))
+    positions = []
+    for face in keep.faces:
+        position = next(p for p in free if view.turn.roll[p] == face)
+        free.remove(position)
+        positions.append(position)
+    return Action("bank" if bank else "roll", view.player, tuple(positions))
+
+
+def _offered_points(game: Game) -> int:
+    """Points a piggyback inherits: the bonus, or the previous turn's banked total (its "banked" event)."""
+    if game.rules.piggyback == "bonus":
+        return game.rules.piggyback_bonus
+    return next(e.points for e in reversed(game.events) if e.kind == "banked")
+
+
+class Easy:
+    """Keeps every scoring die; banks at 300 or more (or the minimum it needs); never piggybacks."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+
+    def choose(self, game: Game) -> Action:
+        view = _view(game)
+        if game.phase == "turn_start":
+            return Action("roll", view.player)
+        keep = _keeps(self.rules, view)[0]
+        return _act(view, keep, keep.total >= EASY_BANK_FROM and _may_bank(self.rules, view, keep))
+
+
+class Normal:
+    """Fixed bank thresholds per dice left; prefers rolling three or more dice when that is cheap."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+
+    def _banks(self, view: _View, keep: _Keep) -> bool:
+        threshold = NORMAL_BANK_FROM[keep.left or 6]
+        return threshold is not None and keep.total >= threshold and _may_bank(self.rules, view, keep)
+
+    def choose(self, game: Game) -> Action:
+        view = _view(game)
+        t = view.turn
+        if game.phase == "turn_start":
+            offer = t.piggyback_dice
+            if offer is not None and _offered_points(game) >= NORMAL_PIGGYBACK_FROM[offer]:
+                return Action("piggyback", view.player)
+            return Action("roll", view.player)
+        keeps = _keeps(self.rules, view)
+        best = keeps[0]
+        if self._banks(view, best):
+            return _act(view, best, True)
+        if 0 < best.left < 3:
+            more = next((k for k in keeps if k.left == 0 or k.left >= 3), None)
+            if more is not None and best.points - more.points <= NORMAL_KEEP_MORE_DICE_COST:
+                return _act(view, more, self._banks(view, more))
+        return _act(view, best, False)
+
+
+class _Judge(Protocol):
+    """Values of turn states; `TurnPolicy` (expected points) and `_Chase` (chance to pass) both are one."""
+
+    def expected_if_rolling(self, turn_total: int, dice_left: int, rolls: int = 0) -> float: ...
+
+    def after_keep(self, turn_total: int, dice_left: int, rolls: int = 0) -> tuple[float, bool]: ...
+
+
+class _ReachTable:
+    """Chance that a turn rolling n dice gains `gap` more points and banks them, playing for exactly that.
+
+    The chance depends only on the gap (in units of the largest step dividing every score), so one table
+    per ruleset serves every chase; it grows on demand. Penalty rolls count as failures. The entry roll
+    limit is not modelled (a chasing side has a bank to beat, so it is on the board in practice).
+    """
+
+    def __init__(self, rules: Ruleset) -> None:
+        tables = rules.scoring_tables
+        self.unit = gcd(rules.piggyback_bonus, *tables.score.values())
+        self._forced = rules.hot_dice == "forced"
+        # per dice rolled: (probability, ((units gained, dice left), ...) of the best keep per dice kept)
+        self._outcomes: list[list[tuple[float, tuple[tuple[int, int], ...]]]] = [[] for _ in range(7)]
+        for roll, options in tables.options.items():
+            n = len(roll)
+            if not options or is_penalty_roll(roll, rules):
+                continue
+            best: dict[int, int] = {}
+            for option in options:
+                best.setdefault(len(option.dice), option.points // self.unit)
+            keeps = tuple((units, n - kept) for kept, units in best.items())
+            self._outcomes[n].append((outcome_count(roll) / 6**n, keeps))
+        # Gap 0: any scoring roll with a bankable keep succeeds; only-hot-dice rolls (when forced) go again.
+        done = [0.0] * 7
+        again = [0.0] * 7
+        for n in range(1, 7):
+            for p, keeps in self._outcomes[n]:
+                if any(left or not self._forced for _, left in keeps):
+                    done[n] += p
+                else:
+                    again[n] += p
+        fresh = done[6] / (1 - again[6])
+        self._roll: list[list[float]] = [[done[n] + again[n] * fresh] for n in range(7)]
+
+    def after(self, gap: int, left: int) -> float:
+        """Chance once dice are kept, `gap` units still to gain and `left` dice (0 = hot dice) to roll."""
+        if gap <= 0 and (left or not self._forced):
+            return 1.0
+        return self.rolling(gap, left or 6)
+
+    def rolling(self, gap: int, n: int) -> float:
+        gap = max(gap, 0)
+        while len(self._roll[n]) <= gap:
+            self._grow()
+        return self._roll[n][gap]
+
+    def _grow(self) -> None:
+        """Add the next gap for every dice count: a keep gains at least a unit, so smaller gaps are known."""
+        gap = len(self._roll[6])
+        after = self.after
+        for n in range(1, 7):
+            self._roll[n].append(
+                sum(
+                    p * max(after(gap - units, left) for units, left in keeps)
+                    for p, keeps in self._outcomes[n]
+                )
+            )
+
+
+_REACH: dict[str, _ReachTable] = {}
+
+
+def _reach_table(rules: Ruleset) -> _ReachTable:
+    key = rules.key()
+    if key not in _REACH:
+        _REACH[key] = _ReachTable(rules)
+    return _REACH[key]
+
+
+class _Chase:
+    """A judge valuing states by the chance of banking at least `goal` this turn (banking only then)."""
+
+    def __init__(self, table: _ReachTable, goal: int, forced: bool) -> None:
+        self._table = table
+        self._goal = -(-goal // table.unit)  # in units, rounded up: totals are whole units
+        self._forced = forced
+
+    def expected_if_rolling(self, turn_total: int, dice_left: int, rolls: int = 0) -> float:
+        return self._table.rolling(self._goal - turn_total // self._table.unit, dice_left or 6)
+
+    def after_keep(self, turn_total: int, dice_left: int, rolls: int = 0) -> tuple[float, bool]:
+        gap = self._goal - turn_total // self._table.unit
+        if gap <= 0 and (dice_left or not self._forced):
+            return 1.0, True
+        return self._table.after(gap, dice_left), False
+
+
+def _points_to_beat(game: Game, view: _View) -> int | None:
+    """Turn total needed to pass the leader when this turn is the last chance to, else None.
+
+    In a playoff the turn totals posted in this playoff round count; in the final round the banks.
+    """
+    rules = game.rules
+    if game.playoff:
+        events = game.events
+        start = max(i for i, e in enumerate(events) if e.kind == "playoff")
+        posted = [e.points for e in events[start:] if e.kind == "banked"]
+        return max(posted) + 1 if posted else None
+    if not game.final_round or not view.others:
+        return None
+    goal = max(p.bank for p in view.others) + (0 if rules.tie_rule == "share" else 1)
+    if rules.end_rule == "exact":
+        goal = min(goal, rules.target)
+    need = goal - view.me.bank
+    return need if need > 0 else None
+
+
+class Expert:
+    """The solver's policy, game-aware in final rounds, playoffs, exact targets and piggyback offers."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self._on = solve(rules, on_board=True)
+        self._off = solve(rules, on_board=False)
+
+    def policy(self, on_board: bool) -> TurnPolicy:
+        return self._on if on_board else self._off
+
+    def _judge(self, game: Game, view: _View) -> _Judge:
+        need = _points_to_beat(game, view)
+        if need is None:
+            return self.policy(view.me.on_board)
+        forced = self.rules.hot_dice == "forced"
+        return _Chase(_reach_table(self.rules), max(need, view.bank_from), forced)
+
+    def choose(self, game: Game) -> Action:
+        view = _view(game)
+        t = view.turn
+        judge = self._judge(game, view)
+        if game.phase == "turn_start":
+            offer = t.piggyback_dice
+            if offer is not None and judge.expected_if_rolling(_offered_points(game), offer) > (
+                judge.expected_if_rolling(0, 6)
+            ):
+                return Action("piggyback", view.player)
+            return Action("roll", view.player)
+        if self.rules.six_ones_instant_win and t.roll == (1,) * 6:
+            return _act(view, _Keep(t.roll, 0, t.total, 0), True)  # wins the game at once
+        keeps = _keeps(self.rules, view, per_count=True)
+        if self.rules.end_rule == "exact" and not game.playoff:
+            to_target = self.rules.target - view.me.bank
+            reaching = [k for k in keeps if k.total >= to_target and _may_bank(self.rules, view, k)]
+            if reaching:
+                return _act(view, min(reaching, key=lambda k: (k.points, len(k.faces))), True)
+        best, best_value, bank = keeps[0], float("-inf"), False
+        for keep in keeps:  # fewest dice first: ties keep fewer, as the solver does
+            value, banks = judge.after_keep(keep.total, keep.left, t.rolls)
+            if value > best_value:
+                best, best_value, bank = keep, value, banks
+        return _act(view, best, bank)
+
+
+_LEVEL_CLASSES: dict[str, Callable[[Ruleset], Strategy]] = {"easy": Easy, "normal": Normal, "expert": Expert}
+
+
+def strategy_for(level: str, rules: Ruleset) -> Strategy:
+    """The computer player of this level for games under `rules` (cheap: solved policies are cached)."""
+    if level not in _LEVEL_CLASSES:
+        raise ValueError(f"There is no computer level called {level!r}: choose easy, normal or expert.")
+    return _LEVEL_CLASSES[level](rules)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The Hint button's answer for the player to move: the expert's move and the turn's odds.
+
+    `keep` holds positions in the roll on the table (empty at turn start or on hot dice). The numbers are
+    expected points of the turn (the solver's), even when the recommendation is game-aware (chasing a
+    leader in the final round); `bank_points` is None when banking is not allowed now.
+    """
+
+    keep: tuple[int, ...]
+    keep_points: int
+    turn_total: int  # after the keep
+    dice_to_roll: int  # by the next roll: dice left, 6 for hot dice or a fresh turn, or the offered dice
+    expected_if_rolling: float  # expected final turn total when rolling on after the keep
+    bank_points: int | None
+    recommendation: Literal["roll", "bank", "piggyback"]
+    farkle_chance: Fraction  # exact chance the next roll (`dice_to_roll` dice) scores nothing
+
+
+def advise(game: Game) -> Advice:
+    """What the expert would do now, with the expected values and Farkle chance behind it."""
+    expert = Expert(game.rules)
+    action = expert.choose(game)
+    view = _view(game)
+    policy = expert.policy(view.me.on_board)
+    t = view.turn
+    rules = game.rules
+    if game.phase == "turn_start":
+        if action.kind == "piggyback" and t.piggyback_dice is not None:
+            n, inherited = t.piggyback_dice, _offered_points(game)
+            expected = policy.expected_if_rolling(inherited, n)
+            return Advice((), 0, 0, n, expected, None, "piggyback", farkle_chance(n, rules))
+        return Advice((), 0, 0, 6, policy.expected_if_rolling(0, 6), None, "roll", farkle_chance(6, rules))
+    faces = tuple(sorted(t.roll[p] for p in action.keep))
+    points = score_dice(faces, rules) or 0
+    keep = _Keep(faces, points, t.total + points, len(t.roll) - len(faces))
+    n = keep.left or 6
+    return Advice(
+        action.keep,
+        points,
+        keep.total,
+        n,
+        policy.expected_if_rolling(keep.total, n, t.rolls),
+        keep.total if _may_bank(rules, view, keep) else None,
+        "bank" if action.kind == "bank" else "roll",
+        farkle_chance(n, rules),
+    )

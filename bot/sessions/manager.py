@@ -1,0 +1,473 @@
+"""The only door to a game: one session per channel, every change under that channel's lock.
+
+Commands, button presses, timers and computer players all call in here; each accepted change bumps the
+session's version, is committed to storage before anyone is answered, and comes back as an `Outcome`
+(a frozen snapshot plus the engine's events) for the Discord layer to draw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.clock import Clock
+from bot.engine import DiceSource, Event, Game, IllegalAction, Ruleset, SeededDice
+from bot.sessions.session import Seat, Session, Snapshot, new_game_id
+from bot.settings import GameSettings
+
+log = logging.getLogger(__name__)
+
+TURN_ACTIONS = frozenset({"die", "roll", "bank", "piggy"})
+LOBBY_ACTIONS = frozenset({"join", "leave", "start", "cancel", "team", "cpu"})
+OUTDATED = "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
+
+
+class SessionStore(Protocol):
+    """Where sessions live between restarts (SQLite in the bot, memory in unit tests)."""
+
+    async def save(self, session: Session) -> None: ...
+
+    async def delete(self, channel_id: int) -> None: ...
+
+    async def load_all(self) -> list[Session]: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened, for the Discord layer to show: a refusal, or a new state and its events."""
+
+    snapshot: Snapshot | None = None
+    refusal: str | None = None
+    events: tuple[Event, ...] = ()
+    turn_for: int | None = None
+    reminder_for: int | None = None
+
+    @classmethod
+    def refuse(cls, reason: str) -> Outcome:
+        return cls(refusal=reason)
+
+
+Listener = Callable[[Outcome], Awaitable[None]]
+
+
+class SessionManager:
+    def __init__(
+        self,
+        *,
+        store: SessionStore,
+        clock: Clock,
+        settings: GameSettings,
+        dice: Callable[[], DiceSource] | None = None,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._settings = settings
+        self._dice = dice or (lambda: SeededDice(secrets.randbits(63)))
+        self._sessions: dict[int, Session] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._listeners: list[Listener] = []
+
+    # ------------------------------------------------------------------ reading
+
+    def subscribe(self, listener: Listener) -> None:
+        """Changes nobody pressed for (timers, computer players) are announced to listeners."""
+        self._listeners.append(listener)
+
+    def snapshot(self, channel_id: int) -> Snapshot | None:
+        session = self._sessions.get(channel_id)
+        return session.snapshot() if session else None
+
+    def snapshots(self) -> list[Snapshot]:
+        return [session.snapshot() for session in self._sessions.values()]
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def restore(self) -> list[Snapshot]:
+        """Load every unfinished session and re-arm its timer (a deadline already past fires at once)."""
+        for session in await self._store.load_all():
+            self._sessions[session.channel_id] = session
+            self._arm(session)
+        return self.snapshots()
+
+    async def close(self) -> None:
+        for task in self._timers.values():
+            task.cancel()
+        await asyncio.gather(*self._timers.values(), return_exceptions=True)
+        self._timers.clear()
+
+    @asynccontextmanager
+    async def _locked(self, channel_id: int) -> AsyncIterator[Session | None]:
+        async with self._locks.setdefault(channel_id, asyncio.Lock()):
+            yield self._sessions.get(channel_id)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        rules: Ruleset,
+        *,
+        hints: bool = True,
+    ) -> Outcome:
+        async with self._locked(channel_id) as existing:
+            if existing is not None and existing.stage in ("lobby", "playing"):
+                what = "lobby" if existing.stage == "lobby" else "game"
+                return Outcome.refuse(f"There is already a Farkle {what} in this channel.")
+            session = Session(
+                game_id=new_game_id(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                rules=rules,
+                max_players=min(rules.max_players, self._settings.max_players),
+                hints=hints,
+            )
+            if not rules.teams:
+                session.seats.append(Seat(host_id, host_name))
+            self._sessions[channel_id] = session
+            return await self._commit(session, [], previous=None)
+
+    async def attach_board(self, channel_id: int, game_id: str, message_id: int) -> None:
+        """Remember which message shows this game, so timers and restarts can edit it."""
+        async with self._locked(channel_id) as session:
+            if session is not None and session.game_id == game_id:
+                session.board_message_id = message_id
+                await self._store.save(session)
+
+    async def attach_ping(self, channel_id: int, game_id: str, message_id: int | None) -> int | None:
+        """Swap in the newest turn-mention message; returns the previous one so it can be deleted."""
+        async with self._locked(channel_id) as session:
+            if session is None or session.game_id != game_id:
+                return None
+            previous, session.ping_message_id = session.ping_message_id, message_id
+            await self._store.save(session)
+            return previous
+
+    async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:
+        async with self._locked(channel_id) as session:
+            if session is None or session.stage != "lobby":
+                return Outcome.refuse("There is no open lobby here: start one with `/farkle new`.")
+            return await self._join(session, user_id, name, team)
+
+    async def _join(self, session: Session, user_id: int, name: str, team: int | None) -> Outcome:
+        teams = session.rules.teams
+        if teams and team is None:
+            return Outcome.refuse("Pick a team: press one of the team buttons.")
+        if team is not None and not 1 <= team <= max(teams, 1):
+            return Outcome.refuse("That team does not exist.")
+        seat = session.seat(user_id)
+        if seat is not None and seat.team == team:
+            return Outcome.refuse("You're already in this game.")
+        if seat is None and len(session.seats) >= session.max_players:
+            return Outcome.refuse(f"This game is full ({session.max_players} players).")
+        previous = session.dump()
+        if seat is None:
+            session.seats.append(Seat(user_id, name, team=team))
+        else:
+            seat.team = team
+        return await self._commit(session, [], previous=previous)
+
+    async def leave(self, channel_id: int, user_id: int) -> Outcome:
+        async with self._locked(channel_id) as session:
+            if session is None or session.stage not in ("lobby", "playing"):
+                return Outcome.refuse("There is no Farkle game in this channel.")
+            seat = session.seat(user_id)
+            if seat is None or (session.game and not self._is_active(session, seat)):
+                return Outcome.refuse("You're not in this game.")
+            if session.stage == "lobby":
+                return await self._leave_lobby(session, user_id)
+            return await self._apply(session, lambda game: game.leave(seat.player_id))
+
+    async def start(self, channel_id: int, user_id: int) -> Outcome:
+        async with self._locked(channel_id) as session:
+            if session is None or session.stage != "lobby":
+                return Outcome.refuse("There is no open lobby here: start one with `/farkle new`.")
+            return await self._start(session, user_id)
+
+    async def _start(self, session: Session, user_id: int) -> Outcome:
+        if user_id != session.host_id:
+            return Outcome.refuse(f"Only the host, {session.snapshot().name_of(session.host_id)}, can start.")
+        teams = [seat.team or 0 for seat in session.seats] if session.rules.teams else None
+        if len(session.seats) < session.rules.min_players:
+            return Outcome.refuse(f"You need at least {session.rules.min_players} players to start.")
+        if teams is not None and len(set(teams)) < session.rules.teams:
+            return Outcome.refuse(f"Every one of the {session.rules.teams} teams needs a player.")
+        previous = session.dump()
+        try:
+            game = Game.new(session.rules, [s.player_id for s in session.seats], self._dice(), teams=teams)
+        except (IllegalAction, ValueError) as refused:
+            return Outcome.refuse(str(refused))
+        session.game, session.stage, session.started_at = game, "playing", self._clock.now()
+        first = session.current_seat
+        turn_for = first.user_id if first is not None and first.computer is None else None
+        return await self._commit(session, list(game.events), previous=previous, turn_for=turn_for)
+
+    async def cancel(self, channel_id: int, user_id: int, *, moderator: bool = False) -> Outcome:
+        """The host (or a moderator) closes a lobby or abandons a game: nothing is recorded."""
+        async with self._locked(channel_id) as session:
+            if session is None or session.stage not in ("lobby", "playing"):
+                return Outcome.refuse("There is no Farkle game in this channel.")
+            if user_id != session.host_id and not moderator:
+                return Outcome.refuse("Only the host or a member with Manage Messages can end this game.")
+            return await self._close(session, "ended")
+
+    # ------------------------------------------------------------------ buttons
+
+    async def press(
+        self,
+        channel_id: int,
+        game_id: str,
+        version: int,
+        user_id: int,
+        name: str,
+        action: str,
+        arg: str | None,
+    ) -> Outcome:
+        """A button on a lobby or board message; the custom id carried `game_id` and `version`."""
+        async with self._locked(channel_id) as session:
+            if action == "rematch":
+                return await self._rematch(session, channel_id, game_id, user_id, name)
+            if session is None or session.game_id != game_id or session.stage == "closed":
+                return Outcome.refuse("This game has ended.")
+            if action in LOBBY_ACTIONS:
+                if session.stage != "lobby":
+                    return Outcome.refuse("This lobby has already started.")
+                return await self._lobby_press(session, user_id, name, action, arg)
+            if action not in TURN_ACTIONS:
+                return Outcome.refuse("That button is not part of this game.")
+            if session.stage != "playing" or session.game is None:
+                return Outcome.refuse("This game is over.")
+            if version != session.version:
+                return Outcome.refuse(OUTDATED)
+            current = session.current_seat
+            if current is None or current.user_id != user_id:
+                name_now = current.name if current else "nobody"
+                return Outcome.refuse(f"It's {name_now}'s turn.")
+            if current.computer is not None:
+                return Outcome.refuse("The computer is playing this turn.")
+            return await self._turn_press(session, current, action, arg)
+
+    async def _lobby_press(
+        self, session: Session, user_id: int, name: str, action: str, arg: str | None
+    ) -> Outcome:
+        if action == "join":
+            return await self._join(session, user_id, name, None)
+        if action == "team":
+            return await self._join(session, user_id, name, _int(arg))
+        if action == "start":
+            return await self._start(session, user_id)
+        if action == "cpu":
+            return await self._add_computer(session, user_id, arg or "normal")
+        if action == "leave":
+            return await self._leave_lobby(session, user_id)
+        if user_id != session.host_id:
+            return Outcome.refuse("Only the host can cancel the lobby.")
+        return await self._close(session, "cancelled")
+
+    async def _leave_lobby(self, session: Session, user_id: int) -> Outcome:
+        """The last human out closes the lobby; a leaving host hands over to the next human."""
+        if session.seat(user_id) is None:
+            return Outcome.refuse("You're not in this lobby.")
+        previous = session.dump()
+        session.seats = [s for s in session.seats if s.user_id != user_id]
+        humans = [s.user_id for s in session.seats if s.computer is None]
+        if not humans:
+            return await self._close(session, "empty", previous)
+        if user_id == session.host_id:
+            session.host_id = humans[0]
+        return await self._commit(session, [], previous=previous)
+
+    async def _close(self, session: Session, reason: str, previous: str | None = None) -> Outcome:
+        previous = previous if previous is not None else session.dump()
+        session.stage, session.end_reason = "closed", reason
+        return await self._commit(session, [], previous=previous)
+
+    async def _add_computer(self, session: Session, user_id: int, level: str) -> Outcome:
+        from bot.engine import LEVELS  # the strategies module is optional until computer players ship
+
+        if user_id != session.host_id:
+            return Outcome.refuse("Only the host can add computer players.")
+        if level not in LEVELS:
+            return Outcome.refuse(f"Computer levels are {', '.join(LEVELS)}.")
+        if len(session.seats) >= session.max_players:
+            return Outcome.refuse(f"This game is full ({session.max_players} players).")
+        previous = session.dump()
+        number = sum(1 for seat in session.seats if seat.computer) + 1
+        session.seats.append(Seat(-number, f"Computer {number} ({level})", computer=level))
+        return await self._commit(session, [], previous=previous)
+
+    async def _turn_press(self, session: Session, seat: Seat, action: str, arg: str | None) -> Outcome:
+        game = session.game
+        assert game is not None
+        player = seat.player_id
+        if action == "die":
+            position = _int(arg)
+            if position is None or not 0 <= position < len(game.turn.roll):
+                return Outcome.refuse("That die is not on the table.")
+            previous = session.dump()
+            chosen = set(session.selection) ^ {position}
+            session.selection = tuple(sorted(chosen))
+            return await self._commit(session, [], previous=previous)
+        keep = session.selection
+        if action == "roll":
+            return await self._apply(session, lambda g: g.roll(player, keep if g.phase == "choosing" else ()))
+        if action == "bank":
+            return await self._apply(session, lambda g: g.bank(player, keep))
+        return await self._apply(session, lambda g: g.piggyback(player))
+
+    async def _rematch(
+        self, session: Session | None, channel_id: int, game_id: str, user_id: int, name: str
+    ) -> Outcome:
+        if session is not None and session.stage == "lobby" and session.rematch_of == game_id:
+            return await self._join(session, user_id, name, None)
+        if session is None or session.game_id != game_id or session.stage != "over":
+            return Outcome.refuse("This rematch is no longer available: start a game with `/farkle new`.")
+        old = session.seat(user_id)
+        if old is None:
+            return Outcome.refuse("Only the players of this game can ask for a rematch.")
+        rematch = Session(
+            game_id=new_game_id(),
+            guild_id=session.guild_id,
+            channel_id=channel_id,
+            host_id=user_id,
+            rules=session.rules,
+            max_players=session.max_players,
+            seats=[Seat(user_id, name, team=old.team)]
+            + [
+                Seat(s.user_id, s.name, team=s.team, computer=s.computer) for s in session.seats if s.computer
+            ],
+            rematch_of=game_id,
+            hints=session.hints,
+        )
+        self._sessions[channel_id] = rematch
+        return await self._commit(rematch, [], previous=None)
+
+    # ------------------------------------------------------------------ engine
+
+    async def _apply(
+        self, session: Session, act: Callable[[Game], list[Event]], previous: str | None = None
+    ) -> Outcome:
+        """Run one engine action; its sentence becomes the refusal, and the state is left untouched."""
+        game = session.game
+        assert game is not None
+        previous = previous if previous is not None else session.dump()
+        before = game.current_player
+        try:
+            events = act(game)
+        except IllegalAction as refused:
+            return Outcome.refuse(str(refused))
+        session.selection = ()
+        if game.result is not None:
+            session.stage = "over"
+        turn_for = None
+        current = session.current_seat
+        if game.current_player != before or any(e.kind == "turn_started" for e in events):
+            session.reminded = False
+            if current is not None and current.computer is None:
+                turn_for = current.user_id
+        return await self._commit(session, events, previous=previous, turn_for=turn_for)
+
+    async def _commit(
+        self, session: Session, events: list[Event], *, previous: str | None, turn_for: int | None = None
+    ) -> Outcome:
+        """Bump the version, persist, re-arm the timer; on a storage failure put the old state back."""
+        session.version += 1
+        session.remember(events)
+        session.deadline = self._deadline(session)
+        try:
+            if session.stage == "closed":
+                await self._store.delete(session.channel_id)
+            else:
+                await self._store.save(session)
+        except Exception:
+            log.exception("Could not save the session in channel %s", session.channel_id)
+            if previous is None:
+                self._sessions.pop(session.channel_id, None)
+            else:
+                self._sessions[session.channel_id] = Session.load(previous)
+            return Outcome.refuse("I couldn't save that, so nothing changed: please try again.")
+        if session.stage == "closed":
+            self._sessions.pop(session.channel_id, None)
+        self._arm(session)
+        return Outcome(snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for)
+
+    def _deadline(self, session: Session) -> float | None:
+        if session.stage == "lobby":
+            return self._clock.now() + self._settings.lobby_timeout
+        if session.stage == "playing":
+            return self._clock.now() + self._settings.turn_timeout
+        return None
+
+    @staticmethod
+    def _is_active(session: Session, seat: Seat) -> bool:
+        game = session.game
+        return game is None or any(p.id == seat.player_id and p.active for p in game.players)
+
+    # ------------------------------------------------------------------ time
+
+    def _arm(self, session: Session) -> None:
+        """One timer task per channel, replaced on every change (never cancelling the task calling us)."""
+        task = self._timers.pop(session.channel_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        if session.deadline is None or session.stage not in ("lobby", "playing"):
+            return
+        self._timers[session.channel_id] = asyncio.create_task(
+            self._run_timer(session.channel_id, session.game_id, session.version, session.deadline),
+            name=f"farkle-timer-{session.channel_id}",
+        )
+
+    async def _run_timer(self, channel_id: int, game_id: str, version: int, deadline: float) -> None:
+        session = self._sessions.get(channel_id)
+        if session is not None and session.stage == "playing" and not session.reminded:
+            await self._clock.sleep_until(deadline - self._settings.turn_timeout / 2)
+            await self._publish(await self._remind(channel_id, game_id, version))
+        await self._clock.sleep_until(deadline)
+        await self._publish(await self._expire(channel_id, game_id, version))
+
+    async def _remind(self, channel_id: int, game_id: str, version: int) -> Outcome | None:
+        async with self._locked(channel_id) as session:
+            if session is None or session.game_id != game_id or session.version != version:
+                return None
+            current = session.current_seat
+            if current is None or current.computer is not None:
+                return None
+            session.reminded = True
+            await self._store.save(session)
+            return Outcome(snapshot=session.snapshot(), reminder_for=current.user_id)
+
+    async def _expire(self, channel_id: int, game_id: str, version: int) -> Outcome | None:
+        async with self._locked(channel_id) as session:
+            if session is None or session.game_id != game_id or session.version != version:
+                return None
+            if session.stage == "lobby":
+                return await self._close(session, "expired")
+            current = session.current_seat
+            if current is None:
+                return None
+            return await self._apply(session, lambda game: game.timeout(current.player_id))
+
+    async def _publish(self, outcome: Outcome | None) -> None:
+        if outcome is None or outcome.snapshot is None:
+            return
+        for listener in self._listeners:
+            try:
+                await listener(outcome)
+            except Exception:
+                log.exception("A session listener failed")
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None

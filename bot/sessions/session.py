@@ -1,0 +1,229 @@
+"""One channel's Farkle: a lobby, then a game. Plain data that serialises to JSON for persistence."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
+
+Stage = Literal["lobby", "playing", "over", "closed"]
+RECENT_EVENTS = 12
+
+
+def new_game_id() -> str:
+    """Short, unguessable and safe inside a component custom id."""
+    return secrets.token_hex(5)
+
+
+@dataclass
+class Seat:
+    """A player as the session knows them: a Discord user id (or a negative id for a computer)."""
+
+    user_id: int
+    name: str
+    team: int | None = None
+    computer: str | None = None
+
+    @property
+    def player_id(self) -> str:
+        return str(self.user_id)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    user_id: int
+    name: str
+    team: int | None
+    computer: str | None
+    bank: int
+    on_board: bool
+    farkle_streak: int
+    active: bool
+    safe: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a renderer needs, frozen at one version of the session."""
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    version: int
+    stage: Stage
+    host_id: int
+    rules: Ruleset
+    seats: tuple[SeatView, ...]
+    max_players: int
+    deadline: float | None
+    current: int | None = None
+    turn: TurnState | None = None
+    selection: tuple[int, ...] = ()
+    preview: KeepPreview | None = None
+    next_farkle_chance: Fraction | None = None
+    final_round: bool = False
+    recent: tuple[Event, ...] = ()
+    winners: tuple[int, ...] = ()
+    placements: tuple[tuple[int, ...], ...] = ()
+    end_reason: str | None = None
+    hints: bool = True
+    board_message_id: int | None = None
+
+    def name_of(self, player: str | int | None) -> str:
+        for seat in self.seats:
+            if str(seat.user_id) == str(player):
+                return seat.name
+        return "someone"
+
+    @property
+    def current_seat(self) -> SeatView | None:
+        return next((s for s in self.seats if s.user_id == self.current), None)
+
+
+@dataclass
+class Session:
+    game_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    rules: Ruleset
+    max_players: int
+    seats: list[Seat] = field(default_factory=list)
+    stage: Stage = "lobby"
+    game: Game | None = None
+    version: int = 0
+    board_message_id: int | None = None
+    ping_message_id: int | None = None
+    deadline: float | None = None
+    reminded: bool = False
+    selection: tuple[int, ...] = ()
+    recent: list[Event] = field(default_factory=list)
+    rematch_of: str | None = None
+    hints: bool = True
+    end_reason: str | None = None
+    started_at: float | None = None
+
+    def seat(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat_for_player(self, player_id: str | None) -> Seat | None:
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    @property
+    def current_seat(self) -> Seat | None:
+        return self.seat_for_player(self.game.current_player) if self.game else None
+
+    def remember(self, events: list[Event]) -> None:
+        self.recent = [*self.recent, *events][-RECENT_EVENTS:]
+
+    def snapshot(self) -> Snapshot:
+        game = self.game
+        states = {p.id: p for p in game.players} if game else {}
+        seats = []
+        for seat in self.seats:
+            state = states.get(seat.player_id)
+            seats.append(
+                SeatView(
+                    user_id=seat.user_id,
+                    name=seat.name,
+                    team=seat.team,
+                    computer=seat.computer,
+                    bank=state.bank if state else 0,
+                    on_board=state.on_board if state else False,
+                    farkle_streak=state.farkle_streak if state else 0,
+                    active=state.active if state else True,
+                    safe=state.safe if state else False,
+                )
+            )
+        base: dict[str, Any] = {
+            "game_id": self.game_id,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "version": self.version,
+            "stage": self.stage,
+            "host_id": self.host_id,
+            "rules": self.rules,
+            "seats": tuple(seats),
+            "max_players": self.max_players,
+            "deadline": self.deadline,
+            "recent": tuple(self.recent),
+            "end_reason": self.end_reason,
+            "hints": self.hints,
+            "board_message_id": self.board_message_id,
+        }
+        if game is None:
+            return Snapshot(**base)
+        current = self.current_seat
+        preview = game.preview(self.selection) if game.phase != "over" else None
+        result = game.result
+        return Snapshot(
+            **base,
+            current=current.user_id if current else None,
+            turn=game.turn,
+            selection=self.selection,
+            preview=preview,
+            next_farkle_chance=(
+                farkle_chance(preview.dice_to_roll, self.rules) if preview and preview.dice_to_roll else None
+            ),
+            final_round=game.final_round,
+            winners=tuple(int(p) for p in result.winners) if result else (),
+            placements=tuple(tuple(int(p) for p in group) for group in result.placements) if result else (),
+        )
+
+    def dump(self) -> str:
+        """The whole session as JSON: what is committed after every accepted action."""
+        return json.dumps(
+            {
+                "game_id": self.game_id,
+                "guild_id": self.guild_id,
+                "channel_id": self.channel_id,
+                "host_id": self.host_id,
+                "rules": self.rules.model_dump(mode="json"),
+                "max_players": self.max_players,
+                "seats": [vars(seat) for seat in self.seats],
+                "stage": self.stage,
+                "game": self.game.to_json() if self.game else None,
+                "version": self.version,
+                "board_message_id": self.board_message_id,
+                "ping_message_id": self.ping_message_id,
+                "deadline": self.deadline,
+                "reminded": self.reminded,
+                "selection": list(self.selection),
+                "recent": [event.to_dict() for event in self.recent],
+                "rematch_of": self.rematch_of,
+                "hints": self.hints,
+                "end_reason": self.end_reason,
+                "started_at": self.started_at,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def load(cls, text: str) -> Session:
+        data = json.loads(text)
+        return cls(
+            game_id=data["game_id"],
+            guild_id=data["guild_id"],
+            channel_id=data["channel_id"],
+            host_id=data["host_id"],
+            rules=Ruleset.model_validate(data["rules"]),
+            max_players=data["max_players"],
+            seats=[Seat(**seat) for seat in data["seats"]],
+            stage=data["stage"],
+            game=Game.from_json(data["game"]) if data["game"] else None,
+            version=data["version"],
+            board_message_id=data["board_message_id"],
+            ping_message_id=data["ping_message_id"],
+            deadline=data["deadline"],
+            reminded=data["reminded"],
+            selection=tuple(data["selection"]),
+            recent=[Event.from_dict(event) for event in data["recent"]],
+            rematch_of=data["rematch_of"],
+            hints=data["hints"],
+            end_reason=data["end_reason"],
+            started_at=data["started_at"],
+        )
