@@ -70,7 +70,7 @@ class Farkle(commands.GroupCog, group_name="farkle", group_description="Play Far
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         if outcome.reminder_for is not None:
-            half = self.bot.settings.game.turn_timeout // 2
+            half = snapshot.turn_timeout // 2
             await _ping(channel, outcome.reminder_for, f"⏳ {half} seconds left on your turn!")
         if outcome.turn_for is None:
             return

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.engine import DiceSource, Event, Game, IllegalAction, Ruleset, SeededDice
-from bot.sessions.session import Seat, Session, Snapshot, new_game_id
+from bot.sessions.session import Seat, Session, Snapshot, TableSettings, new_game_id
 from bot.settings import GameSettings
 
 log = logging.getLogger(__name__)
@@ -115,8 +115,7 @@ class SessionManager:
         host_id: int,
         host_name: str,
         rules: Ruleset,
-        *,
-        hints: bool = True,
+        table: TableSettings | None = None,
     ) -> Outcome:
         async with self._locked(channel_id) as existing:
             if existing is not None and existing.stage in ("lobby", "playing"):
@@ -128,8 +127,7 @@ class SessionManager:
                 channel_id=channel_id,
                 host_id=host_id,
                 rules=rules,
-                max_players=min(rules.max_players, self._settings.max_players),
-                hints=hints,
+                table=table or self.default_table(),
             )
             if not rules.teams:
                 session.seats.append(Seat(host_id, host_name))
@@ -202,11 +200,14 @@ class SessionManager:
         if teams is not None and len(set(teams)) < session.rules.teams:
             return Outcome.refuse(f"Every one of the {session.rules.teams} teams needs a player.")
         previous = session.dump()
+        dice = self._dice()
+        dice_start = dice.state()
         try:
-            game = Game.new(session.rules, [s.player_id for s in session.seats], self._dice(), teams=teams)
+            game = Game.new(session.rules, [s.player_id for s in session.seats], dice, teams=teams)
         except (IllegalAction, ValueError) as refused:
             return Outcome.refuse(str(refused))
         session.game, session.stage, session.started_at = game, "playing", self._clock.now()
+        session.dice_start = dice_start
         first = session.current_seat
         turn_for = first.user_id if first is not None and first.computer is None else None
         return await self._commit(session, list(game.events), previous=previous, turn_for=turn_for)
@@ -340,13 +341,12 @@ class SessionManager:
             channel_id=channel_id,
             host_id=user_id,
             rules=session.rules,
-            max_players=session.max_players,
+            table=session.table,
             seats=[Seat(user_id, name, team=old.team)]
             + [
                 Seat(s.user_id, s.name, team=s.team, computer=s.computer) for s in session.seats if s.computer
             ],
             rematch_of=game_id,
-            hints=session.hints,
         )
         self._sessions[channel_id] = rematch
         return await self._commit(rematch, [], previous=None)
@@ -400,11 +400,15 @@ class SessionManager:
         self._arm(session)
         return Outcome(snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for)
 
+    def default_table(self) -> TableSettings:
+        s = self._settings
+        return TableSettings(s.turn_timeout, s.lobby_timeout, s.max_players)
+
     def _deadline(self, session: Session) -> float | None:
         if session.stage == "lobby":
-            return self._clock.now() + self._settings.lobby_timeout
+            return self._clock.now() + session.table.lobby_timeout
         if session.stage == "playing":
-            return self._clock.now() + self._settings.turn_timeout
+            return self._clock.now() + session.table.turn_timeout
         return None
 
     @staticmethod
@@ -429,7 +433,7 @@ class SessionManager:
     async def _run_timer(self, channel_id: int, game_id: str, version: int, deadline: float) -> None:
         session = self._sessions.get(channel_id)
         if session is not None and session.stage == "playing" and not session.reminded:
-            await self._clock.sleep_until(deadline - self._settings.turn_timeout / 2)
+            await self._clock.sleep_until(deadline - session.table.turn_timeout / 2)
             await self._publish(await self._remind(channel_id, game_id, version))
         await self._clock.sleep_until(deadline)
         await self._publish(await self._expire(channel_id, game_id, version))

@@ -19,6 +19,16 @@ def new_game_id() -> str:
     return secrets.token_hex(5)
 
 
+@dataclass(frozen=True)
+class TableSettings:
+    """The per-server knobs a game is created with; a running game keeps the ones it started with."""
+
+    turn_timeout: int = 120
+    lobby_timeout: int = 600
+    max_players: int = 8
+    hints: bool = True
+
+
 @dataclass
 class Seat:
     """A player as the session knows them: a Discord user id (or a negative id for a computer)."""
@@ -72,6 +82,7 @@ class Snapshot:
     end_reason: str | None = None
     hints: bool = True
     board_message_id: int | None = None
+    turn_timeout: int = 120
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -91,7 +102,7 @@ class Session:
     channel_id: int
     host_id: int
     rules: Ruleset
-    max_players: int
+    table: TableSettings = field(default_factory=TableSettings)
     seats: list[Seat] = field(default_factory=list)
     stage: Stage = "lobby"
     game: Game | None = None
@@ -103,9 +114,13 @@ class Session:
     selection: tuple[int, ...] = ()
     recent: list[Event] = field(default_factory=list)
     rematch_of: str | None = None
-    hints: bool = True
     end_reason: str | None = None
     started_at: float | None = None
+    dice_start: dict[str, Any] | None = None
+
+    @property
+    def max_players(self) -> int:
+        return min(self.rules.max_players, self.table.max_players)
 
     def seat(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -152,7 +167,8 @@ class Session:
             "deadline": self.deadline,
             "recent": tuple(self.recent),
             "end_reason": self.end_reason,
-            "hints": self.hints,
+            "hints": self.table.hints,
+            "turn_timeout": self.table.turn_timeout,
             "board_message_id": self.board_message_id,
         }
         if game is None:
@@ -183,7 +199,7 @@ class Session:
                 "channel_id": self.channel_id,
                 "host_id": self.host_id,
                 "rules": self.rules.model_dump(mode="json"),
-                "max_players": self.max_players,
+                "table": vars(self.table),
                 "seats": [vars(seat) for seat in self.seats],
                 "stage": self.stage,
                 "game": self.game.to_json() if self.game else None,
@@ -195,7 +211,7 @@ class Session:
                 "selection": list(self.selection),
                 "recent": [event.to_dict() for event in self.recent],
                 "rematch_of": self.rematch_of,
-                "hints": self.hints,
+                "dice_start": self.dice_start,
                 "end_reason": self.end_reason,
                 "started_at": self.started_at,
             },
@@ -211,7 +227,7 @@ class Session:
             channel_id=data["channel_id"],
             host_id=data["host_id"],
             rules=Ruleset.model_validate(data["rules"]),
-            max_players=data["max_players"],
+            table=TableSettings(**data["table"]),
             seats=[Seat(**seat) for seat in data["seats"]],
             stage=data["stage"],
             game=Game.from_json(data["game"]) if data["game"] else None,
@@ -223,7 +239,7 @@ class Session:
             selection=tuple(data["selection"]),
             recent=[Event.from_dict(event) for event in data["recent"]],
             rematch_of=data["rematch_of"],
-            hints=data["hints"],
+            dice_start=data["dice_start"],
             end_reason=data["end_reason"],
             started_at=data["started_at"],
         )
