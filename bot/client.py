@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import pkgutil
 from collections.abc import Callable
 
 import aiosqlite
@@ -13,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import cogs
 from bot.clock import Clock, SystemClock
 from bot.engine import DiceSource
 from bot.errors import report_error
 from bot.render.components import FarkleButton
+from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.settings import Settings
 from bot.storage import command_sync, connect, migrate
@@ -26,9 +25,8 @@ from bot.storage.sessions import SqliteSessionStore
 log = logging.getLogger(__name__)
 
 
-def extension_names() -> list[str]:
-    """Every module in `cogs/` is an extension: adding a feature never touches this file."""
-    return [f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__) if not module.ispkg]
+# Extensions loaded at start-up (add new cogs here); mixin modules in cogs/ are imported by them.
+EXTENSIONS = ("cogs.farkle",)
 
 
 class FarkleBot(commands.Bot):
@@ -68,8 +66,8 @@ class FarkleBot(commands.Bot):
         self._sessions = SessionManager(
             store=SqliteSessionStore(self._db), clock=self.clock, settings=self.settings.game, dice=self._dice
         )
-        self.add_dynamic_items(FarkleButton)
-        for name in extension_names():
+        self.add_dynamic_items(FarkleButton, LeaderboardPage)
+        for name in EXTENSIONS:
             await self.load_extension(name)
         restored = await self._sessions.restore()
         if restored:

@@ -22,6 +22,7 @@ class GameSettings(BaseSettings):
     lobby_timeout: int = Field(default=600, ge=30, le=86400)
     max_players: int = Field(default=8, ge=2, le=8)
     computer_pause: float = Field(default=1.0, ge=0, le=10)
+    min_games_win_rate: int = Field(default=5, ge=1, le=1000)
 
 
 class Settings(BaseSettings):

@@ -15,6 +15,7 @@ from bot.render.board import Rendered, help_embed, moved_board, render, rules_em
 from bot.render.components import ButtonRef
 from bot.render.words import points
 from bot.sessions.manager import Outcome
+from cogs.stats import StatsCommands
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,9 @@ async def _ping(channel: discord.PartialMessageable, user_id: int, text: str) ->
 
 
 @app_commands.guild_only()
-class Farkle(commands.GroupCog, group_name="farkle", group_description="Play Farkle in this channel"):
+class Farkle(
+    StatsCommands, commands.GroupCog, group_name="farkle", group_description="Play Farkle in this channel"
+):
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
         self.manager = bot.sessions
@@ -116,6 +119,11 @@ class Farkle(commands.GroupCog, group_name="farkle", group_description="Play Far
                 ref.arg,
             )
             await self.show(interaction, outcome, pressed=ref)
+            snapshot = outcome.snapshot
+            if ref.action == "die" and snapshot and snapshot.selection and snapshot.preview:
+                # Roll and Bank are disabled for a selection that does not score: say why, privately.
+                if snapshot.preview.error:
+                    await interaction.followup.send(snapshot.preview.error, ephemeral=True)
         except Exception as error:
             await report_error(interaction, error)
 

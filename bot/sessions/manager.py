@@ -194,7 +194,7 @@ class SessionManager:
     async def _start(self, session: Session, user_id: int) -> Outcome:
         if user_id != session.host_id:
             return Outcome.refuse(f"Only the host, {session.snapshot().name_of(session.host_id)}, can start.")
-        teams = [seat.team or 0 for seat in session.seats] if session.rules.teams else None
+        teams = session.engine_teams()
         if len(session.seats) < session.rules.min_players:
             return Outcome.refuse(f"You need at least {session.rules.min_players} players to start.")
         if teams is not None and len(set(teams)) < session.rules.teams:
@@ -367,7 +367,7 @@ class SessionManager:
             return Outcome.refuse(str(refused))
         session.selection = ()
         if game.result is not None:
-            session.stage = "over"
+            session.stage, session.ended_at = "over", self._clock.now()
         turn_for = None
         current = session.current_seat
         if game.current_player != before or any(e.kind == "turn_started" for e in events):

@@ -116,11 +116,16 @@ class Session:
     rematch_of: str | None = None
     end_reason: str | None = None
     started_at: float | None = None
+    ended_at: float | None = None
     dice_start: dict[str, Any] | None = None
 
     @property
     def max_players(self) -> int:
         return min(self.rules.max_players, self.table.max_players)
+
+    def engine_teams(self) -> list[int] | None:
+        """Seats' teams as the engine numbers them (from 0); buttons and boards number them from 1."""
+        return [(seat.team or 1) - 1 for seat in self.seats] if self.rules.teams else None
 
     def seat(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -214,6 +219,7 @@ class Session:
                 "dice_start": self.dice_start,
                 "end_reason": self.end_reason,
                 "started_at": self.started_at,
+                "ended_at": self.ended_at,
             },
             separators=(",", ":"),
         )
@@ -242,4 +248,5 @@ class Session:
             dice_start=data["dice_start"],
             end_reason=data["end_reason"],
             started_at=data["started_at"],
+            ended_at=data["ended_at"],
         )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -29,16 +31,23 @@ async def connect(path: Path | str) -> aiosqlite.Connection:
     return db
 
 
+_WRITE_LOCKS: weakref.WeakKeyDictionary[aiosqlite.Connection, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
 @asynccontextmanager
 async def transaction(db: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
-    """One explicit write transaction: committed on success, rolled back on any error."""
-    await db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        await db.execute("ROLLBACK")
-        raise
-    await db.execute("COMMIT")
+    """One explicit write transaction: committed on success, rolled back on any error.
+
+    Coroutines share one connection, so transactions on it take turns instead of nesting.
+    """
+    async with _WRITE_LOCKS.setdefault(db, asyncio.Lock()):
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")
 
 
 def available_migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import aiosqlite
 
+from bot.sessions.records import record_of
 from bot.sessions.session import Session
+from bot.storage.database import transaction
+from bot.storage.results import write_record
 
 
 class SqliteSessionStore:
@@ -12,6 +15,13 @@ class SqliteSessionStore:
         self._db = db
 
     async def save(self, session: Session) -> None:
+        """The session's new state; a game that just ended is archived in the same transaction."""
+        async with transaction(self._db):
+            if session.stage == "over" and session.ended_at is not None:
+                await write_record(self._db, record_of(session, session.ended_at))
+            await self._upsert(session)
+
+    async def _upsert(self, session: Session) -> None:
         await self._db.execute(
             "INSERT INTO sessions"
             " (channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state)"
@@ -33,7 +43,8 @@ class SqliteSessionStore:
         )
 
     async def delete(self, channel_id: int) -> None:
-        await self._db.execute("DELETE FROM sessions WHERE channel_id = ?", (channel_id,))
+        async with transaction(self._db):
+            await self._db.execute("DELETE FROM sessions WHERE channel_id = ?", (channel_id,))
 
     async def load_all(self) -> list[Session]:
         rows = await self._db.execute_fetchall("SELECT state FROM sessions ORDER BY channel_id")

@@ -1,0 +1,331 @@
+"""Each server's house rules and table settings: validated, logged, and what every new game starts with.
+
+No Discord types: servers and members are ids (and a display name for the change log). A change applies
+to games created afterwards; a running game keeps the ruleset and table it started with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.clock import Clock
+from bot.engine import OPTIONS, PRESET_NAMES, RulesError, Ruleset
+from bot.sessions.session import TableSettings
+from bot.settings import GameSettings
+from bot.storage.config import AuditEntry, ConfigRow, SqliteConfigStore
+
+log = logging.getLogger(__name__)
+
+MAX_SAVED = 25  # what one autocomplete list can show
+_SAVED_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+_ON = frozenset({"on", "yes", "true", "enabled"})
+_OFF = frozenset({"off", "no", "false", "disabled"})
+
+
+class ConfigError(ValueError):
+    """A refused change; the message is a sentence fit for a server admin."""
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """A server setting that is not a rule of the game (timeouts, hints, threads)."""
+
+    name: str
+    description: str
+    allowed: str  # sentence tail: "<name> takes <allowed>."
+    choices: tuple[str, ...]  # offered by autocomplete; numbers may be any value in range
+    bounds: tuple[int, int] | None = None  # None: on/off
+
+
+SETTINGS: Mapping[str, SettingSpec] = {
+    spec.name: spec
+    for spec in (
+        SettingSpec(
+            "turn_timeout",
+            "Seconds a player has for a turn before it is played for them.",
+            "a number of seconds from 15 to 3,600",
+            ("30", "60", "90", "120", "180", "300", "600"),
+            (15, 3600),
+        ),
+        SettingSpec(
+            "lobby_timeout",
+            "Seconds a lobby waits for its host to start before it closes.",
+            "a number of seconds from 30 to 86,400",
+            ("120", "300", "600", "1800", "3600"),
+            (30, 86400),
+        ),
+        SettingSpec("hints", "Whether boards offer the 💡 Hint button.", "on or off", ("on", "off")),
+        SettingSpec("threads", "Whether each new game opens its own thread.", "on or off", ("on", "off")),
+    )
+}
+
+
+def option_names() -> list[str]:
+    """Everything `/farkle-config set` accepts: the rules, then the server settings."""
+    return [*OPTIONS, *SETTINGS]
+
+
+def option_choices(name: str) -> tuple[str, ...]:
+    """Values worth suggesting for one option (ranged rules have none: any value in range)."""
+    field = _field(name)
+    if field in SETTINGS:
+        return SETTINGS[field].choices
+    spec = OPTIONS.get(field)
+    return spec.choices or () if spec else ()
+
+
+def option_description(name: str) -> str:
+    field = _field(name)
+    spec = SETTINGS.get(field) or OPTIONS.get(field)
+    return spec.description if spec else ""
+
+
+@dataclass(frozen=True)
+class Editor:
+    """Who made a change, as the change log names them."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    ruleset: Ruleset
+    table: TableSettings
+    threads: bool
+
+
+@dataclass(frozen=True)
+class Change:
+    """An accepted (or already-true) change, for the reply; `changed` is False when nothing moved."""
+
+    what: str
+    old: str
+    new: str
+    config: GuildConfig
+    changed: bool = True
+
+
+def words(value: Any) -> str:
+    """A stored value as people type it."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _field(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def _describe(config: GuildConfig) -> str:
+    table = config.table
+    return (
+        f"{config.ruleset.name} rules, turn {table.turn_timeout} s, lobby {table.lobby_timeout} s, "
+        f"hints {words(table.hints)}, threads {words(config.threads)}"
+    )
+
+
+class ConfigService:
+    def __init__(self, store: SqliteConfigStore, defaults: GameSettings, clock: Clock) -> None:
+        self._store = store
+        self._defaults = defaults
+        self._clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ reading
+
+    async def get(self, guild_id: int) -> GuildConfig:
+        return self._config(await self._store.load(guild_id))
+
+    async def named(self, guild_id: int) -> dict[str, Ruleset]:
+        """The server's saved rulesets by name (one that no longer validates is left out and logged)."""
+        found = {}
+        for name, text in (await self._store.named(guild_id)).items():
+            ruleset = self._parse(text)
+            if ruleset is not None:
+                found[name] = ruleset
+        return found
+
+    async def rules_names(self, guild_id: int) -> list[str]:
+        """What `/farkle new rules:` accepts: the presets, then the server's saved rulesets."""
+        return [*PRESET_NAMES, *(await self._store.named(guild_id))]
+
+    async def resolve(self, guild_id: int, name: str | None) -> Ruleset | None:
+        """A preset or saved ruleset by name; no name means the server default; None when unknown."""
+        if name is None or not name.strip():
+            return (await self.get(guild_id)).ruleset
+        wanted = name.strip().lower()
+        if wanted in PRESET_NAMES:
+            return Ruleset.preset(wanted)
+        return (await self.named(guild_id)).get(wanted)
+
+    async def history(self, guild_id: int, limit: int = 15) -> list[AuditEntry]:
+        return await self._store.history(guild_id, limit)
+
+    # ------------------------------------------------------------------ changing
+
+    async def set_option(self, guild_id: int, editor: Editor, option: str, raw: str) -> Change:
+        """One rule (validated by the engine) or server setting, from what the admin typed."""
+        field = _field(option)
+        async with self._lock(guild_id):
+            row = await self._store.load(guild_id)
+            config = self._config(row)
+            if field in SETTINGS:
+                old, value = self._setting(config, field), _parse_setting(SETTINGS[field], raw)
+                updated = replace(row, **{field: value})
+            else:
+                before = config.ruleset
+                try:
+                    after = before.with_option(option, raw)
+                except RulesError as error:
+                    raise ConfigError(_with_settings(str(error))) from None
+                old, value = getattr(before, field), getattr(after, field)
+                if after.name == before.name and before.name != "custom":
+                    after = after.model_copy(update={"name": "custom"})  # no longer the saved one
+                updated = replace(row, rules=after.model_dump_json())
+            if old == value:
+                return Change(field, words(old), words(value), config, changed=False)
+            return await self._save(guild_id, editor, updated, field, words(old), words(value))
+
+    async def use_preset(self, guild_id: int, editor: Editor, name: str) -> Change:
+        """Make one of the five presets the server's rules."""
+        try:
+            ruleset = Ruleset.preset(name.strip().lower())
+        except RulesError as error:
+            raise ConfigError(str(error)) from None
+        return await self._use(guild_id, editor, ruleset)
+
+    async def make_default(self, guild_id: int, editor: Editor, name: str) -> Change:
+        """Make a preset or a saved ruleset the server's rules."""
+        ruleset = await self.resolve(guild_id, name)
+        if ruleset is None or not name.strip():
+            raise ConfigError(await self._unknown(guild_id, name))
+        return await self._use(guild_id, editor, ruleset)
+
+    async def reset(self, guild_id: int, editor: Editor) -> Change:
+        """Rules and server settings back to the bot's defaults; saved rulesets stay."""
+        async with self._lock(guild_id):
+            before = await self.get(guild_id)
+            return await self._save(guild_id, editor, ConfigRow(), "everything", _describe(before), "defaults")
+
+    async def save_named(self, guild_id: int, editor: Editor, name: str) -> Change:
+        """Keep the server's current rules under a name; they then carry that name on boards."""
+        key = name.strip().lower()
+        if key in PRESET_NAMES or key == "custom" or not _SAVED_NAME.match(key):
+            raise ConfigError(
+                "A saved ruleset's name is 1 to 32 lowercase letters, digits, - or _, "
+                f"and not custom or a preset ({', '.join(PRESET_NAMES)})."
+            )
+        async with self._lock(guild_id):
+            saved = await self._store.named(guild_id)
+            if key not in saved and len(saved) >= MAX_SAVED:
+                raise ConfigError(f"This server already keeps {MAX_SAVED} rulesets: delete one first.")
+            row = await self._store.load(guild_id)
+            config = self._config(row)
+            ruleset = config.ruleset.model_copy(update={"name": key})
+            text = ruleset.model_dump_json()
+            entry = self._entry(editor, f"saved ruleset {key}", "replaced" if key in saved else None, "saved")
+            await self._store.save_named(guild_id, key, text, entry, replace(row, rules=text))
+        return Change(entry.what, words(entry.old), "saved", self._config(replace(row, rules=text)))
+
+    async def delete_named(self, guild_id: int, editor: Editor, name: str) -> Change:
+        """Forget a saved ruleset; if it was the server's rules, they stay but are "custom" again."""
+        key = name.strip().lower()
+        async with self._lock(guild_id):
+            row = await self._store.load(guild_id)
+            config = self._config(row)
+            follows = row.rules is not None and config.ruleset.name == key
+            if follows:
+                row = replace(row, rules=config.ruleset.model_copy(update={"name": "custom"}).model_dump_json())
+            entry = self._entry(editor, f"saved ruleset {key}", "saved", "deleted")
+            if not await self._store.delete_named(guild_id, key, entry, row if follows else None):
+                raise ConfigError(await self._unknown(guild_id, name, saved_only=True))
+        return Change(entry.what, "saved", "deleted", self._config(row))
+
+    # ------------------------------------------------------------------ helpers
+
+    async def _use(self, guild_id: int, editor: Editor, ruleset: Ruleset) -> Change:
+        async with self._lock(guild_id):
+            row = await self._store.load(guild_id)
+            old = self._config(row).ruleset
+            updated = replace(row, rules=ruleset.model_dump_json())
+            return await self._save(guild_id, editor, updated, "rules", old.name, ruleset.name)
+
+    async def _save(
+        self, guild_id: int, editor: Editor, row: ConfigRow, what: str, old: str, new: str
+    ) -> Change:
+        entry = self._entry(editor, what, old, new)
+        await self._store.save(guild_id, row, entry)
+        return Change(what, old, new, self._config(row))
+
+    def _entry(self, editor: Editor, what: str, old: str | None, new: str | None) -> AuditEntry:
+        return AuditEntry(editor.id, editor.name, what, old, new, self._clock.now())
+
+    async def _unknown(self, guild_id: int, name: str, *, saved_only: bool = False) -> str:
+        names = list(await self._store.named(guild_id)) if saved_only else await self.rules_names(guild_id)
+        if not names:
+            return f"There is no saved ruleset called “{name}”: this server has none yet."
+        return f"There is no ruleset called “{name}”: choose {', '.join(names)}."
+
+    def _lock(self, guild_id: int) -> asyncio.Lock:
+        """Changes to one server are read-modify-write: one at a time."""
+        return self._locks.setdefault(guild_id, asyncio.Lock())
+
+    def _config(self, row: ConfigRow) -> GuildConfig:
+        defaults = self._defaults
+        ruleset = self._parse(row.rules) if row.rules is not None else None
+        return GuildConfig(
+            ruleset=ruleset or Ruleset.preset(defaults.default_rules),
+            table=TableSettings(
+                turn_timeout=row.turn_timeout if row.turn_timeout is not None else defaults.turn_timeout,
+                lobby_timeout=row.lobby_timeout if row.lobby_timeout is not None else defaults.lobby_timeout,
+                max_players=defaults.max_players,
+                hints=row.hints if row.hints is not None else True,
+            ),
+            threads=bool(row.threads),
+        )
+
+    @staticmethod
+    def _setting(config: GuildConfig, field: str) -> Any:
+        return config.threads if field == "threads" else getattr(config.table, field)
+
+    @staticmethod
+    def _parse(text: str) -> Ruleset | None:
+        """A stored ruleset; one a newer engine refuses is skipped (and logged) rather than breaking play."""
+        try:
+            return Ruleset(**json.loads(text))
+        except (RulesError, ValueError):
+            log.warning("Ignoring a stored ruleset that no longer validates: %s", text)
+            return None
+
+
+def _parse_setting(spec: SettingSpec, raw: str) -> int | bool:
+    text = raw.strip().lower()
+    refused = ConfigError(f"{spec.name} takes {spec.allowed}.")
+    if spec.bounds is None:
+        if text in _ON or text in _OFF:
+            return text in _ON
+        raise refused
+    try:
+        value = int(text.removesuffix("seconds").removesuffix("s").replace(",", "").strip())
+    except ValueError:
+        raise refused from None
+    low, high = spec.bounds
+    if not low <= value <= high:
+        raise refused
+    return value
+
+
+def _with_settings(message: str) -> str:
+    """The engine lists its rules when a name is unknown; the server settings are valid names too."""
+    if message.startswith("There is no rule called"):
+        return message.rstrip(".") + f". Server settings: {', '.join(SETTINGS)}."
+    return message

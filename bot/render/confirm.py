@@ -1,0 +1,29 @@
+"""A private "are you sure?" for destructive commands: only the member who asked can answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+
+class Confirm(discord.ui.View):
+    def __init__(self, owner_id: int, *, label: str, timeout: float = 60) -> None:
+        super().__init__(timeout=timeout)
+        self.owner_id = owner_id
+        self.confirmed: bool | None = None
+        self.interaction: discord.Interaction | None = None
+        self.confirm.label = label
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return interaction.user.id == self.owner_id
+
+    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.confirmed, self.interaction = True, interaction
+        self.stop()
+
+    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.confirmed, self.interaction = False, interaction
+        self.stop()

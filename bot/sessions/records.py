@@ -1,0 +1,125 @@
+"""A finished game as it is archived: enough to replay it, plus each player's numbers for statistics."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bot.engine import Action, Event, Game, Ruleset
+from bot.sessions.session import Session
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    seat: int
+    user_id: int
+    name: str
+    computer: str | None
+    team: int | None
+    placement: int
+    won: bool
+    final_bank: int
+    turns: int
+    points: int
+    best_turn: int
+    farkles: int
+    hot_dice: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game_id: str
+    guild_id: int
+    channel_id: int
+    rules_json: str
+    dice_start_json: str
+    actions_json: str
+    started_at: float
+    ended_at: float
+    end_reason: str
+    players: tuple[PlayerRecord, ...]
+
+    @property
+    def counted(self) -> bool:
+        """Only games between at least two people feed leaderboards: no farming wins off computers."""
+        return sum(1 for p in self.players if p.computer is None) >= 2
+
+    @property
+    def humans(self) -> tuple[PlayerRecord, ...]:
+        return tuple(p for p in self.players if p.computer is None)
+
+
+def replay(
+    rules_json: str, dice_start_json: str, actions_json: str, players: list[str], teams: list[int] | None
+) -> Game:
+    """The archived game, rebuilt move by move (its `events` are the full story)."""
+    return Game.replay(
+        Ruleset.model_validate_json(rules_json),
+        players,
+        json.loads(dice_start_json),
+        [Action.from_dict(a) for a in json.loads(actions_json)],
+        teams,
+    )
+
+
+def _per_player(events: tuple[Event, ...], player: str) -> tuple[int, int, int, int, int]:
+    """Turns, points banked, best turn, Farkles and hot dice for one player, from the event log."""
+    turns = points = best = farkles = hot = 0
+    for event in events:
+        if event.player != player:
+            continue
+        if event.kind == "turn_started":
+            turns += 1
+        elif event.kind == "banked":
+            points += event.points
+            best = max(best, event.points)
+        elif event.kind == "farkled":
+            farkles += 1
+        elif event.kind == "hot_dice":
+            hot += 1
+    return turns, points, best, farkles, hot
+
+
+def record_of(session: Session, ended_at: float) -> GameRecord:
+    """Archive a session whose game is over; events come from a replay so none are lost to trimming."""
+    game = session.game
+    assert game is not None and game.result is not None and session.dice_start is not None
+    result = game.result
+    placement = {player: place for place, group in enumerate(result.placements, start=1) for player in group}
+    rules_json = session.rules.model_dump_json()
+    dice_start_json = json.dumps(session.dice_start)
+    actions_json = json.dumps([a.to_dict() for a in game.history])
+    seats = [s.player_id for s in session.seats]
+    events = replay(rules_json, dice_start_json, actions_json, seats, session.engine_teams()).events
+    players = []
+    for seat_index, seat in enumerate(session.seats):
+        turns, points, best, farkles, hot = _per_player(events, seat.player_id)
+        players.append(
+            PlayerRecord(
+                seat=seat_index,
+                user_id=seat.user_id,
+                name=seat.name,
+                computer=seat.computer,
+                team=seat.team,
+                placement=placement.get(seat.player_id, len(session.seats)),
+                won=seat.player_id in result.winners,
+                final_bank=result.banks.get(seat.player_id, 0),
+                turns=turns,
+                points=points,
+                best_turn=best,
+                farkles=farkles,
+                hot_dice=hot,
+            )
+        )
+    return GameRecord(
+        game_id=session.game_id,
+        guild_id=session.guild_id,
+        channel_id=session.channel_id,
+        rules_json=rules_json,
+        dice_start_json=dice_start_json,
+        actions_json=actions_json,
+        started_at=session.started_at or ended_at,
+        ended_at=ended_at,
+        end_reason=result.reason,
+        players=tuple(players),
+    )

@@ -1,0 +1,169 @@
+"""`/farkle leaderboard`, `stats`, `history`, `replay`, `forget-me`, `reset-leaderboard`.
+
+A mixin of the `/farkle` group cog (Discord applies one command group per cog); it reads results
+through `bot.storage.results` and draws them with `bot.render.stats`.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.confirm import Confirm
+from bot.render.stats import (
+    PAGE_SIZE,
+    history_embed,
+    leaderboard_embed,
+    leaderboard_view,
+    replay_lines,
+    stats_embed,
+)
+from bot.sessions.records import replay
+from bot.storage import results, transaction
+from bot.storage.results import Metric, Period
+
+if TYPE_CHECKING:
+    from bot.client import FarkleBot
+
+MetricChoice = Literal["rating", "wins", "win_rate", "best_turn", "points"]
+PeriodChoice = Literal["all", "30d"]
+REPLAY_INLINE_LIMIT = 3800
+
+
+class StatsCommands(commands.Cog):
+    bot: FarkleBot
+
+    async def _leaderboard_page(
+        self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        now = self.bot.clock.now()
+        min_games = self.bot.settings.game.min_games_win_rate
+        rows, total = await results.leaderboard(
+            self.bot.db,
+            guild_id,
+            metric,
+            period,
+            now=now,
+            offset=page * PAGE_SIZE,
+            limit=PAGE_SIZE,
+            min_games=min_games,
+        )
+        mine = await results.rank_of(
+            self.bot.db, guild_id, user_id, metric, period, now=now, min_games=min_games
+        )
+        embed = leaderboard_embed(metric, period, page, rows, total, mine)
+        return embed, leaderboard_view(metric, period, page, total)
+
+    @app_commands.command(description="This server's best Farkle players")
+    @app_commands.describe(metric="What to rank by (default: rating)", period="All time or the last 30 days")
+    async def leaderboard(
+        self, interaction: discord.Interaction, metric: MetricChoice = "rating", period: PeriodChoice = "all"
+    ) -> None:
+        assert interaction.guild_id is not None
+        embed, view = await self._leaderboard_page(
+            interaction.guild_id, interaction.user.id, metric, period, 0
+        )
+        await interaction.response.send_message(embed=embed, view=view)
+
+    @commands.Cog.listener()
+    async def on_farkle_leaderboard_page(
+        self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
+    ) -> None:
+        assert interaction.guild_id is not None
+        embed, view = await self._leaderboard_page(
+            interaction.guild_id, interaction.user.id, metric, period, page
+        )
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    @app_commands.command(description="A member's Farkle numbers in this server")
+    @app_commands.describe(member="Whose numbers (default: yours)")
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = member or interaction.user
+        row = await results.member_stats(self.bot.db, interaction.guild_id, who.id)
+        await interaction.response.send_message(embed=stats_embed(who.display_name, row))
+
+    @app_commands.command(description="The last finished games in this channel or server")
+    @app_commands.describe(scope="This channel (default) or the whole server")
+    async def history(
+        self, interaction: discord.Interaction, scope: Literal["channel", "server"] = "channel"
+    ) -> None:
+        assert interaction.guild_id is not None
+        channel_id = interaction.channel_id if scope == "channel" else None
+        games = await results.recent_games(self.bot.db, interaction.guild_id, channel_id)
+        title = "🎲 Recent Farkle games" + (" in this channel" if channel_id else " in this server")
+        await interaction.response.send_message(embed=history_embed(title, games), ephemeral=True)
+
+    @app_commands.command(description="A finished game, move by move")
+    @app_commands.describe(game="The game's id, from /farkle history or its results board")
+    async def replay(self, interaction: discord.Interaction, game: str) -> None:
+        assert interaction.guild_id is not None
+        archived = await results.archived_game(self.bot.db, interaction.guild_id, game.strip().lower())
+        if archived is None:
+            await interaction.response.send_message(
+                f"No finished game `{game}` in this server.", ephemeral=True
+            )
+            return
+        players = [str(user_id) for user_id, _, _ in archived.seats]
+        teams = (
+            [(team or 1) - 1 for _, _, team in archived.seats]
+            if any(t for _, _, t in archived.seats)
+            else None
+        )
+        rebuilt = replay(archived.rules_json, archived.dice_start_json, archived.actions_json, players, teams)
+        names = {str(user_id): name for user_id, name, _ in archived.seats}
+        text = "\n".join(replay_lines(rebuilt, names))
+        if len(text) <= REPLAY_INLINE_LIMIT:
+            await interaction.response.send_message(f"```\n{text}\n```", ephemeral=True)
+        else:
+            attachment = discord.File(io.BytesIO(text.encode()), filename=f"farkle-{game}.txt")
+            await interaction.response.send_message(f"Game `{game}`:", file=attachment, ephemeral=True)
+
+    @app_commands.command(
+        name="forget-me", description="Delete your Farkle statistics and your name in past games"
+    )
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        warning = (
+            "This deletes your Farkle statistics in every server and replaces your name in past games. "
+            "It cannot be undone."
+        )
+        confirmed = await _confirm(interaction, "Delete my statistics", warning)
+        if confirmed is not None:
+            async with transaction(self.bot.db):
+                await results.forget_member(self.bot.db, interaction.user.id)
+            await confirmed.response.edit_message(
+                content="Done: your statistics and name are gone.", view=None
+            )
+
+    @app_commands.command(
+        name="reset-leaderboard", description="Reset this server's leaderboard (Manage Server)"
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def reset_leaderboard(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        warning = (
+            "This deletes every member's statistics in this server; game history stays. It cannot be undone."
+        )
+        confirmed = await _confirm(interaction, "Reset the leaderboard", warning)
+        if confirmed is not None:
+            async with transaction(self.bot.db):
+                await results.reset_leaderboard(self.bot.db, interaction.guild_id, self.bot.clock.now())
+            await confirmed.response.edit_message(
+                content="Done: the leaderboard starts from zero.", view=None
+            )
+
+
+async def _confirm(interaction: discord.Interaction, label: str, warning: str) -> discord.Interaction | None:
+    """Ask privately; the confirming press (to answer) or None when cancelled or ignored."""
+    view = Confirm(interaction.user.id, label=label)
+    await interaction.response.send_message(warning, view=view, ephemeral=True)
+    await view.wait()
+    if view.confirmed:
+        return view.interaction
+    if view.interaction is not None:
+        await view.interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
+    return None
