@@ -9,13 +9,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import FarkleBot
-from bot.engine import PRESET_NAMES, Ruleset
 from bot.errors import reply_ephemeral, report_error
-from bot.render.board import Rendered, help_embed, moved_board, render, rules_embed
+from bot.render.board import Rendered, help_embed, hint_text, moved_board, render, rules_embed
 from bot.render.components import ButtonRef
 from bot.render.words import points
 from bot.sessions.manager import Outcome
 from cogs.stats import StatsCommands
+from cogs.threads import open_game_thread, show_lobby_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class Farkle(
         rendered = render(snapshot)
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await interaction.response.edit_message(embed=rendered.embed, view=rendered.view)
-        elif snapshot.board_message_id is None or pressed is not None:
+        elif snapshot.board_message_id is None:  # a new lobby (a rematch pressed on the results)
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
             message = await interaction.original_response()
             await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
@@ -109,6 +109,9 @@ class Farkle(
         try:
             if interaction.channel_id is None:
                 return
+            if ref.action == "hint":
+                await self._hint(interaction, interaction.channel_id, ref)
+                return
             outcome = await self.manager.press(
                 interaction.channel_id,
                 ref.game_id,
@@ -127,37 +130,50 @@ class Farkle(
         except Exception as error:
             await report_error(interaction, error)
 
-    # ------------------------------------------------------------------ commands
+    async def _hint(self, interaction: discord.Interaction, channel_id: int, ref: ButtonRef) -> None:
+        advice = await self.manager.hint(channel_id, ref.game_id, interaction.user.id)
+        snapshot = self.manager.snapshot(channel_id)
+        if isinstance(advice, str) or snapshot is None:
+            await reply_ephemeral(interaction, advice if isinstance(advice, str) else "This game is over.")
+            return
+        await reply_ephemeral(interaction, hint_text(advice, snapshot))
 
-    def _ruleset(self, name: str | None) -> Ruleset | None:
-        chosen = (name or self.bot.settings.game.default_rules).strip().lower()
-        return Ruleset.preset(chosen) if chosen in PRESET_NAMES else None
+    # ------------------------------------------------------------------ commands
 
     @app_commands.command(description="Open a Farkle lobby in this channel")
     @app_commands.describe(rules="Which rules to play (default: this server's)")
     async def new(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        ruleset = self._ruleset(rules)
+        config = await self.bot.config.get(interaction.guild_id)
+        ruleset = await self.bot.config.resolve(interaction.guild_id, rules) if rules else config.ruleset
         if ruleset is None:
-            await reply_ephemeral(
-                interaction, f"Unknown rules “{rules}”: choose one of {', '.join(PRESET_NAMES)}."
-            )
+            names = await self.bot.config.rules_names(interaction.guild_id)
+            await reply_ephemeral(interaction, f"Unknown rules “{rules}”: choose one of {', '.join(names)}.")
             return
+        thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
         outcome = await self.manager.open_lobby(
             interaction.guild_id,
-            interaction.channel_id,
+            thread.id if thread else interaction.channel_id,
             interaction.user.id,
             interaction.user.display_name,
             ruleset,
+            config.table,
         )
+        if thread is not None:
+            await show_lobby_in_thread(interaction, self.manager, outcome, thread)
+            return
         await self.show(interaction, outcome)
+        if no_thread:
+            await interaction.followup.send(no_thread, ephemeral=True)
 
     @new.autocomplete("rules")
     async def _rules_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        assert interaction.guild_id is not None
         typed = current.strip().lower()
-        return [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES if typed in name][:25]
+        names = await self.bot.config.rules_names(interaction.guild_id)
+        return [app_commands.Choice(name=name, value=name) for name in names if typed in name][:25]
 
     @app_commands.command(description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -203,12 +219,12 @@ class Farkle(
 
     @app_commands.command(description="The rules of this channel's game, in plain words")
     async def rules(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         snapshot = self.manager.snapshot(interaction.channel_id)
         if snapshot is not None and snapshot.stage != "closed":
             ruleset, title = snapshot.rules, f"Rules of this game: {snapshot.rules.name}"
         else:
-            default = self._ruleset(None) or Ruleset.preset("classic")
+            default = (await self.bot.config.get(interaction.guild_id)).ruleset
             ruleset, title = default, f"This server's rules: {default.name}"
         embed = rules_embed(ruleset, title=title)
         embed.set_footer(text=f"Target {points(ruleset.target)}")

@@ -21,7 +21,7 @@ from bot.engine.scoring import (
     scoring_options,
 )
 from bot.engine.solver import Decision, TurnPolicy, solve, turn_expected_value
-from bot.engine.strategies import LEVELS, Advice, advise, strategy_for
+from bot.engine.strategies import LEVELS, Advice, Strategy, advise, strategy_for
 
 __all__ = [
     "LEVELS",
@@ -43,6 +43,7 @@ __all__ = [
     "ScoringOption",
     "ScriptedDice",
     "SeededDice",
+    "Strategy",
     "TurnPolicy",
     "TurnState",
     "advise",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine import Ruleset
+from bot.engine import Advice, Ruleset
 from bot.render.components import ButtonRef, FarkleButton
 from bot.render.words import describe, dice_line, percent, points
 from bot.sessions.session import SeatView, Snapshot
@@ -287,3 +287,23 @@ def moved_board() -> Rendered:
     """What an old board becomes when `/farkle board` posts a fresh one below."""
     embed = discord.Embed(description="The board moved down ⬇️", colour=discord.Colour.dark_grey())
     return Rendered(embed, _view())
+
+
+def hint_text(advice: Advice, snapshot: Snapshot) -> str:
+    """The Hint button's private answer: the best keep, roll-on versus bank, and the Farkle risk."""
+    turn = snapshot.turn
+    lines = []
+    if advice.keep and turn is not None:
+        kept = dice_line(tuple(turn.roll[i] for i in advice.keep))
+        lines.append(
+            f"💡 Keep {kept} for **{points(advice.keep_points)}** (turn total {points(advice.turn_total)})."
+        )
+    verb = {"roll": "Roll on", "bank": "Bank now", "piggyback": "Piggyback"}[advice.recommendation]
+    lines.append(f"Best play: **{verb}**.")
+    lines.append(
+        f"Rolling {advice.dice_to_roll} dice: expect about **{advice.expected_if_rolling:,.0f}** in all."
+    )
+    if advice.bank_points is not None:
+        lines.append(f"Banking now: **{points(advice.bank_points)}** for sure.")
+    lines.append(f"Chance the next roll farkles: **{percent(advice.farkle_chance)}**.")
+    return "\n".join(lines)

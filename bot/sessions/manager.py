@@ -16,7 +16,19 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.clock import Clock
-from bot.engine import DiceSource, Event, Game, IllegalAction, Ruleset, SeededDice
+from bot.engine import (
+    LEVELS,
+    Advice,
+    DiceSource,
+    Event,
+    Game,
+    IllegalAction,
+    Ruleset,
+    SeededDice,
+    Strategy,
+    advise,
+    strategy_for,
+)
 from bot.sessions.session import Seat, Session, Snapshot, TableSettings, new_game_id
 from bot.settings import GameSettings
 
@@ -71,6 +83,7 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._computers: dict[int, asyncio.Task[None]] = {}
         self._listeners: list[Listener] = []
 
     # ------------------------------------------------------------------ reading
@@ -93,13 +106,34 @@ class SessionManager:
         for session in await self._store.load_all():
             self._sessions[session.channel_id] = session
             self._arm(session)
+            self._wake_computer(session)
         return self.snapshots()
 
+    async def hint(self, channel_id: int, game_id: str, user_id: int) -> Advice | str:
+        """The expert's advice for the player to move, or why there is none. Changes nothing."""
+        session = self._sessions.get(channel_id)
+        if (
+            session is None
+            or session.game_id != game_id
+            or session.stage != "playing"
+            or session.game is None
+        ):
+            return "This game is over."
+        if not session.table.hints:
+            return "Hints are turned off on this server."
+        current = session.current_seat
+        if current is None or current.user_id != user_id:
+            return f"Hints are for the player whose turn it is ({current.name if current else 'nobody'})."
+        game = session.game
+        return await asyncio.to_thread(advise, game)
+
     async def close(self) -> None:
-        for task in self._timers.values():
+        tasks = [*self._timers.values(), *self._computers.values()]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._timers.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._timers.clear()
+        self._computers.clear()
 
     @asynccontextmanager
     async def _locked(self, channel_id: int) -> AsyncIterator[Session | None]:
@@ -293,8 +327,6 @@ class SessionManager:
         return await self._commit(session, [], previous=previous)
 
     async def _add_computer(self, session: Session, user_id: int, level: str) -> Outcome:
-        from bot.engine import LEVELS  # the strategies module is optional until computer players ship
-
         if user_id != session.host_id:
             return Outcome.refuse("Only the host can add computer players.")
         if level not in LEVELS:
@@ -398,6 +430,7 @@ class SessionManager:
         if session.stage == "closed":
             self._sessions.pop(session.channel_id, None)
         self._arm(session)
+        self._wake_computer(session)
         return Outcome(snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for)
 
     def default_table(self) -> TableSettings:
@@ -459,6 +492,39 @@ class SessionManager:
             if current is None:
                 return None
             return await self._apply(session, lambda game: game.timeout(current.player_id))
+
+    # ------------------------------------------------------------------ computer players
+
+    def _wake_computer(self, session: Session) -> None:
+        """A computer's turn plays itself, one visible step at a time, through the same door as a press."""
+        current = session.current_seat
+        if session.stage != "playing" or current is None or current.computer is None:
+            return
+        running = self._computers.get(session.channel_id)
+        if running is not None and not running.done():
+            return
+        self._computers[session.channel_id] = asyncio.create_task(
+            self._play_computer(session.channel_id, session.game_id), name=f"farkle-cpu-{session.channel_id}"
+        )
+
+    async def _play_computer(self, channel_id: int, game_id: str) -> None:
+        while True:
+            await self._clock.sleep_until(self._clock.now() + self._settings.computer_pause)
+            async with self._locked(channel_id) as session:
+                if session is None or session.game_id != game_id or session.game is None:
+                    return
+                current = session.current_seat
+                if session.stage != "playing" or current is None or current.computer is None:
+                    return
+                strategy = await self._strategy(current.computer, session.rules)
+                action = strategy.choose(session.game)
+                outcome = await self._apply(session, lambda game: game.apply(action))
+            await self._publish(outcome)
+
+    @staticmethod
+    async def _strategy(level: str, rules: Ruleset) -> Strategy:
+        """Solving a ruleset takes a fraction of a second the first time: keep it off the event loop."""
+        return await asyncio.to_thread(strategy_for, level, rules)
 
     async def _publish(self, outcome: Outcome | None) -> None:
         if outcome is None or outcome.snapshot is None:

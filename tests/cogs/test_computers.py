@@ -1,0 +1,66 @@
+"""A human plays computer opponents; the Hint button advises the player to move."""
+
+import simcord
+
+from bot.engine import strategy_for
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import act, board_message, buttons, field, press, refused
+
+
+def the_game(env: simcord.Env, channel: simcord.ChannelHandle):
+    session = env.bot.sessions._sessions[channel.id]
+    return session.game
+
+
+async def test_one_human_and_two_computers_play_to_the_end(table: Table) -> None:
+    env, channel, ana = table.env, table.channel, table.ana
+    await ana.slash(channel, "farkle new")
+    await act(ana, channel, "cpu:expert")
+    await act(ana, channel, "cpu:easy")
+    lobby = field(board_message(channel), "Players (3/8)")
+    assert "Computer 1 (expert)" in lobby and "Computer 2 (easy)" in lobby
+    await act(ana, channel, "start")
+    expert = strategy_for("expert", the_game(env, channel).rules)
+    for _ in range(400):
+        board = board_message(channel)
+        if board.embeds[0].title.startswith("🏆"):
+            break
+        assert "ana's turn" in board.embeds[0].description, "computers must finish their turns by themselves"
+        action = expert.choose(the_game(env, channel))
+        for position in action.keep:
+            await act(ana, channel, f"die:{position}")
+        await act(ana, channel, action.kind if action.kind != "piggyback" else "piggy")
+    results = board_message(channel)
+    assert results.embeds[0].title.startswith("🏆")
+    standings = field(results, "Final standings")
+    assert all(name in standings for name in ("ana", "Computer 1 (expert)", "Computer 2 (easy)"))
+    assert "rematch" in buttons(results)
+    pinged = [m.content for m in channel.history() if "it's your turn" in m.content]
+    assert pinged and all(ana.mention in ping for ping in pinged), "only the human is ever pinged"
+
+
+async def test_only_the_host_adds_computers(table: Table) -> None:
+    await table.ana.slash(table.channel, "farkle new")
+    await act(table.ben, table.channel, "join")
+    assert await refused(table.ben, table.channel, "cpu:normal") == "Only the host can add computer players."
+
+
+async def test_hint_gives_the_best_keep_and_odds_to_the_current_player_only(table: Table, dice: Dice) -> None:
+    env, channel, ana, ben = table.env, table.channel, table.ana, table.ben
+    dice.script((6, 2), (1, 5, 2, 3, 4, 6))
+    await ana.slash(channel, "farkle new", rules="classic")
+    await act(ben, channel, "join")
+    await act(ana, channel, "start")
+    await act(ana, channel, "roll")
+    hint = await press(ana, channel, "hint")
+    assert hint.ephemeral
+    text = hint.response.content
+    # Classic scores the straight 1,000: the best keep is all six dice, then hot dice.
+    assert "Keep 1️⃣ 2️⃣ 3️⃣ 4️⃣ 5️⃣ 6️⃣ for **1,000**" in text
+    assert "Best play: **Roll on**" in text  # hot dice: six fresh dice are worth risking 1,000
+    assert "Chance the next roll farkles: **3.1%**" in text  # classic, six dice, no three pairs: 60/1944
+    other = await press(ben, channel, "hint")
+    assert other.ephemeral and other.response.content.startswith("Hints are for the player whose turn it is")
+    version_before = env.bot.sessions.snapshot(channel.id).version
+    await press(ana, channel, "hint")
+    assert env.bot.sessions.snapshot(channel.id).version == version_before, "a hint changes nothing"
