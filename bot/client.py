@@ -13,20 +13,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock, SystemClock
+from bot.config import ConfigService
 from bot.engine import DiceSource
 from bot.errors import report_error
 from bot.render.components import FarkleButton
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
+from bot.sessions.policies import PolicyCache
 from bot.settings import Settings
 from bot.storage import command_sync, connect, migrate
+from bot.storage.config import SqliteConfigStore
+from bot.storage.policies import SqlitePolicyStore
 from bot.storage.sessions import SqliteSessionStore
 
 log = logging.getLogger(__name__)
 
 
 # Extensions loaded at start-up (add new cogs here); mixin modules in cogs/ are imported by them.
-EXTENSIONS = ("cogs.farkle",)
+EXTENSIONS = ("cogs.farkle", "cogs.config")
 
 
 class FarkleBot(commands.Bot):
@@ -44,6 +48,7 @@ class FarkleBot(commands.Bot):
         self._dice = dice
         self._db: aiosqlite.Connection | None = None
         self._sessions: SessionManager | None = None
+        self._config: ConfigService | None = None
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -58,14 +63,25 @@ class FarkleBot(commands.Bot):
             raise RuntimeError("The session manager starts in setup_hook; it is not available before login.")
         return self._sessions
 
+    @property
+    def config(self) -> ConfigService:
+        if self._config is None:
+            raise RuntimeError("Server configuration loads in setup_hook; it is not available before login.")
+        return self._config
+
     async def setup_hook(self) -> None:
         self._db = await connect(self.settings.database_path)
         applied = await migrate(self._db)
         if applied:
             log.info("Applied migrations %s", applied)
         self._sessions = SessionManager(
-            store=SqliteSessionStore(self._db), clock=self.clock, settings=self.settings.game, dice=self._dice
+            store=SqliteSessionStore(self._db),
+            clock=self.clock,
+            settings=self.settings.game,
+            dice=self._dice,
+            policies=PolicyCache(SqlitePolicyStore(self._db)),
         )
+        self._config = ConfigService(SqliteConfigStore(self._db), self.settings.game, self.clock)
         self.add_dynamic_items(FarkleButton, LeaderboardPage)
         for name in EXTENSIONS:
             await self.load_extension(name)

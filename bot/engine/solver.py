@@ -293,6 +293,15 @@ def solve(rules: Ruleset, on_board: bool = True) -> TurnPolicy:
     return _SOLVED[key]
 
 
+def is_solved(rules: Ruleset, on_board: bool = True) -> bool:
+    return (rules.key(), on_board or rules.entry_minimum == 0) in _SOLVED
+
+
+def adopt(policy: TurnPolicy) -> None:
+    """Take a policy solved earlier (e.g. loaded from the bot's database) instead of solving again."""
+    _SOLVED[(policy.rules.key(), policy.on_board or policy.rules.entry_minimum == 0)] = policy
+
+
 def turn_expected_value(rules: Ruleset, on_board: bool = True) -> float:
     """Expected points an optimally played turn adds, from six fresh dice."""
     return solve(rules, on_board).expected_if_rolling(0, 6)

@@ -21,6 +21,7 @@ minimum, the bank minimum and forced hot dice. Easy never piggybacks.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -217,6 +218,7 @@ class _ReachTable:
                     again[n] += p
         fresh = done[6] / (1 - again[6])
         self._roll: list[list[float]] = [[done[n] + again[n] * fresh] for n in range(7)]
+        self._growing = threading.RLock()
 
     def after(self, gap: int, left: int) -> float:
         """Chance once dice are kept, `gap` units still to gain and `left` dice (0 = hot dice) to roll."""
@@ -226,8 +228,10 @@ class _ReachTable:
 
     def rolling(self, gap: int, n: int) -> float:
         gap = max(gap, 0)
-        while len(self._roll[n]) <= gap:
-            self._grow()
+        if len(self._roll[n]) <= gap:
+            with self._growing:  # the bot asks for hints from worker threads: grow one gap at a time
+                while len(self._roll[n]) <= gap:
+                    self._grow()
         return self._roll[n][gap]
 
     def _grow(self) -> None:
@@ -350,9 +354,9 @@ def strategy_for(level: str, rules: Ruleset) -> Strategy:
 class Advice:
     """The Hint button's answer for the player to move: the expert's move and the turn's odds.
 
-    `keep` holds positions in the roll on the table (empty at turn start or on hot dice). The numbers are
-    expected points of the turn (the solver's), even when the recommendation is game-aware (chasing a
-    leader in the final round); `bank_points` is None when banking is not allowed now.
+    `keep` holds positions in the roll on the table (empty at turn start). The numbers are the
+    turn's expected points (the solver's), even when the recommendation is game-aware (chasing a leader
+    in the final round); `bank_points` is None when banking is not allowed now.
     """
 
     keep: tuple[int, ...]

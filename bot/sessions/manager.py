@@ -25,10 +25,10 @@ from bot.engine import (
     IllegalAction,
     Ruleset,
     SeededDice,
-    Strategy,
     advise,
     strategy_for,
 )
+from bot.sessions.policies import PolicyCache
 from bot.sessions.session import Seat, Session, Snapshot, TableSettings, new_game_id
 from bot.settings import GameSettings
 
@@ -75,11 +75,13 @@ class SessionManager:
         clock: Clock,
         settings: GameSettings,
         dice: Callable[[], DiceSource] | None = None,
+        policies: PolicyCache | None = None,
     ) -> None:
         self._store = store
         self._clock = clock
         self._settings = settings
         self._dice = dice or (lambda: SeededDice(secrets.randbits(63)))
+        self._policies = policies
         self._sessions: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
@@ -124,8 +126,8 @@ class SessionManager:
         current = session.current_seat
         if current is None or current.user_id != user_id:
             return f"Hints are for the player whose turn it is ({current.name if current else 'nobody'})."
-        game = session.game
-        return await asyncio.to_thread(advise, game)
+        await self._ensure_policies(session.rules)
+        return advise(session.game)
 
     async def close(self) -> None:
         tasks = [*self._timers.values(), *self._computers.values()]
@@ -516,15 +518,15 @@ class SessionManager:
                 current = session.current_seat
                 if session.stage != "playing" or current is None or current.computer is None:
                     return
-                strategy = await self._strategy(current.computer, session.rules)
-                action = strategy.choose(session.game)
-                outcome = await self._apply(session, lambda game: game.apply(action))
+                await self._ensure_policies(session.rules)
+                action = strategy_for(current.computer, session.rules).choose(session.game)
+                outcome = await self._apply(session, lambda game, chosen=action: game.apply(chosen))
             await self._publish(outcome)
 
-    @staticmethod
-    async def _strategy(level: str, rules: Ruleset) -> Strategy:
-        """Solving a ruleset takes a fraction of a second the first time: keep it off the event loop."""
-        return await asyncio.to_thread(strategy_for, level, rules)
+    async def _ensure_policies(self, rules: Ruleset) -> None:
+        """Solving takes a fraction of a second the first time: never on the event loop."""
+        if self._policies is not None:
+            await self._policies.ensure(rules)
 
     async def _publish(self, outcome: Outcome | None) -> None:
         if outcome is None or outcome.snapshot is None:
