@@ -13,6 +13,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from bot.clock import Clock
@@ -520,7 +521,7 @@ class SessionManager:
                     return
                 await self._ensure_policies(session.rules)
                 action = strategy_for(current.computer, session.rules).choose(session.game)
-                outcome = await self._apply(session, lambda game, chosen=action: game.apply(chosen))
+                outcome = await self._apply(session, partial(Game.apply, action=action))
             await self._publish(outcome)
 
     async def _ensure_policies(self, rules: Ruleset) -> None:
