@@ -122,11 +122,10 @@ class Farkle(
                 ref.arg,
             )
             await self.show(interaction, outcome, pressed=ref)
-            snapshot = outcome.snapshot
-            if ref.action == "die" and snapshot and snapshot.selection and snapshot.preview:
-                # Roll and Bank are disabled for a selection that does not score: say why, privately.
-                if snapshot.preview.error:
-                    await interaction.followup.send(snapshot.preview.error, ephemeral=True)
+            # Roll and Bank are disabled for a selection that does not score: say why, privately.
+            shown = outcome.snapshot
+            if ref.action == "die" and shown and shown.selection and shown.preview and shown.preview.error:
+                await interaction.followup.send(shown.preview.error, ephemeral=True)
         except Exception as error:
             await report_error(interaction, error)
 

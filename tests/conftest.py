@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -23,9 +23,24 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def make_bot(settings: Settings) -> Callable[[], FarkleBot]:
+async def opened_bots() -> AsyncIterator[list[FarkleBot]]:
+    """Every bot a test built, closed afterwards: SimCord never closes a bot, and an open database
+    keeps its worker thread alive, so pytest would hang at exit."""
+    bots: list[FarkleBot] = []
+    yield bots
+    for bot in bots:
+        await bot.close()
+
+
+@pytest.fixture
+def make_bot(settings: Settings, opened_bots: list[FarkleBot]) -> Callable[[], FarkleBot]:
     """A factory, so restart tests can attach a fresh bot to the same database and world."""
-    return lambda: FarkleBot(settings)
+
+    def make() -> FarkleBot:
+        opened_bots.append(FarkleBot(settings))
+        return opened_bots[-1]
+
+    return make
 
 
 @pytest.fixture

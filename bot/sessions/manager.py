@@ -383,8 +383,9 @@ class SessionManager:
             ],
             rematch_of=game_id,
         )
+        finished = session.dump()  # a failed save puts the finished game back, so Rematch still works
         self._sessions[channel_id] = rematch
-        return await self._commit(rematch, [], previous=None)
+        return await self._commit(rematch, [], previous=finished)
 
     # ------------------------------------------------------------------ engine
 
@@ -468,7 +469,12 @@ class SessionManager:
 
     async def _run_timer(self, channel_id: int, game_id: str, version: int, deadline: float) -> None:
         session = self._sessions.get(channel_id)
-        if session is not None and session.stage == "playing" and not session.reminded:
+        if (
+            session is not None
+            and session.stage == "playing"
+            and not session.reminded
+            and self._clock.now() < deadline  # a deadline missed while the bot was down: no reminder
+        ):
             await self._clock.sleep_until(deadline - session.table.turn_timeout / 2)
             await self._publish(await self._remind(channel_id, game_id, version))
         await self._clock.sleep_until(deadline)
@@ -482,7 +488,10 @@ class SessionManager:
             if current is None or current.computer is not None:
                 return None
             session.reminded = True
-            await self._store.save(session)
+            try:
+                await self._store.save(session)
+            except Exception:  # only the reminder flag is lost: the timer must live on to the timeout
+                log.exception("Could not save the reminder in channel %s", channel_id)
             return Outcome(snapshot=session.snapshot(), reminder_for=current.user_id)
 
     async def _expire(self, channel_id: int, game_id: str, version: int) -> Outcome | None:

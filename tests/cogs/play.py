@@ -30,7 +30,9 @@ def labels(message: discord.Message) -> dict[str, str]:
     return {key: button.label or "" for key, button in buttons(message).items()}
 
 
-async def press(member: simcord.MemberActor, channel: simcord.ChannelHandle, action: str) -> simcord.InteractionResult:
+async def press(
+    member: simcord.MemberActor, channel: simcord.ChannelHandle, action: str
+) -> simcord.InteractionResult:
     """Press a button of the current board by its action ("roll", "bank", "die:2", "join", ...)."""
     message = board_message(channel)
     button = buttons(message)[action]
@@ -50,3 +52,61 @@ def field(message: discord.Message, name: str) -> str:
 
 def pings(channel: simcord.ChannelHandle) -> list[str]:
     return [m.content for m in channel.history() if "it's your turn" in m.content]
+
+
+async def act(member: simcord.MemberActor, channel: simcord.ChannelHandle, action: str) -> None:
+    """Press a button that must be accepted (the board is edited, nobody gets a private refusal)."""
+    result = await press(member, channel, action)
+    assert not result.ephemeral, result.response and result.response.content
+
+
+async def refused(member: simcord.MemberActor, channel: simcord.ChannelHandle, action: str) -> str:
+    """Press a button that must be refused: the private answer the member reads."""
+    result = await press(member, channel, action)
+    assert result.ephemeral and result.response is not None, "expected a private refusal"
+    return result.response.content
+
+
+async def keep_all(member: simcord.MemberActor, channel: simcord.ChannelHandle) -> None:
+    dice = [key for key in buttons(board_message(channel)) if key.startswith("die:")]
+    await keep(member, channel, *range(len(dice)))
+
+
+async def big_turn(
+    member: simcord.MemberActor, channel: simcord.ChannelHandle, rolls: int, *, then: str = "bank"
+) -> None:
+    """Roll and keep all six dice `rolls` times (the script decides what they score), then bank."""
+    for _ in range(rolls):
+        await act(member, channel, "roll")
+        await keep_all(member, channel)
+    await act(member, channel, then)
+
+
+async def open_game(
+    channel: simcord.ChannelHandle, host: simcord.MemberActor, *others: simcord.MemberActor, **options: str
+) -> None:
+    """The host opens a lobby, the others press Join, the host presses Start."""
+    result = await host.slash(channel, "farkle new", **options)
+    assert not result.ephemeral, result.response and result.response.content
+    for member in others:
+        await act(member, channel, "join")
+    await act(host, channel, "start")
+
+
+def description(message: discord.Message) -> str:
+    return message.embeds[0].description or ""
+
+
+def title(message: discord.Message) -> str:
+    return message.embeds[0].title or ""
+
+
+def latest(channel: simcord.ChannelHandle) -> str:
+    """The board's last few events ("Latest" while playing, "Last moves" on the results)."""
+    message = board_message(channel)
+    names = {f.name for f in message.embeds[0].fields}
+    return field(message, "Latest" if "Latest" in names else "Last moves")
+
+
+def disabled(message: discord.Message) -> set[str]:
+    return {key for key, button in buttons(message).items() if button.disabled}

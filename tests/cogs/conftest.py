@@ -1,0 +1,70 @@
+"""The bot under SimCord with scripted dice, and a table of three members in one channel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pytest
+import simcord
+
+from bot.client import FarkleBot
+from bot.engine import ScriptedDice
+from bot.settings import Settings
+
+
+class Dice:
+    """The dice of the next games, one script per game in the order they start.
+
+    A script is the game's rolls in order; the first is the roll-off, one die per player (`(6, 2)`: the
+    first seat starts). Past its script a game rolls fair seeded dice.
+    """
+
+    def __init__(self) -> None:
+        self._scripts: list[list[tuple[int, ...]]] = []
+        self._sources: list[ScriptedDice] = []
+
+    def script(self, *rolls: Sequence[int]) -> None:
+        self._scripts.append([tuple(roll) for roll in rolls])
+
+    def __call__(self) -> ScriptedDice:
+        source = ScriptedDice(self._scripts.pop(0) if self._scripts else [], seed=1)
+        self._sources.append(source)
+        return source
+
+    @property
+    def unused(self) -> int:
+        """Scripted rolls nobody rolled yet: 0 once every scripted game was played as written."""
+        return sum(s.scripted_left for s in self._sources) + sum(len(s) for s in self._scripts)
+
+
+@pytest.fixture
+def dice() -> Dice:
+    return Dice()
+
+
+@pytest.fixture
+def make_bot(settings: Settings, dice: Dice, opened_bots: list[FarkleBot]) -> Callable[[], FarkleBot]:
+    def make() -> FarkleBot:
+        opened_bots.append(FarkleBot(settings, dice=dice))
+        return opened_bots[-1]
+
+    return make
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    ana: simcord.MemberActor
+    ben: simcord.MemberActor
+    cy: simcord.MemberActor
+
+
+@pytest.fixture
+def table(env: simcord.Env) -> Table:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    ana, ben, cy = (guild.add_member(env.create_user(name)) for name in ("ana", "ben", "cy"))
+    return Table(env, guild, channel, ana, ben, cy)

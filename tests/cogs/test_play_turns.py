@@ -1,0 +1,220 @@
+"""One turn at a time: what the current player can press, and what everyone else is told."""
+
+from __future__ import annotations
+
+import simcord
+
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import (
+    act,
+    board_message,
+    buttons,
+    description,
+    disabled,
+    field,
+    keep,
+    keep_all,
+    labels,
+    latest,
+    open_game,
+    pings,
+    press,
+    refused,
+)
+
+ROLL_OFF = (6, 2)
+OUTDATED = "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
+
+
+async def test_the_board_shows_the_roll_the_selection_and_the_odds(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 3, 4))
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    assert "🎲 ana won the roll-off (6, 2) and starts" in latest(table.channel)
+    assert labels(board) == {"roll": "Roll 6 dice", "bank": "Bank 0", "hint": "Hint"}
+    assert "bank" in disabled(board)
+    assert pings(table.channel) == [f"<@{table.ana.id}> 🎲 it's your turn!"]
+
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0, 1)
+    board = board_message(table.channel)
+    assert field(board, "Roll") == "1️⃣ 5️⃣ 2️⃣ 3️⃣ 3️⃣ 4️⃣\n✅ ✅ ⬛ ⬛ ⬛ ⬛"
+    assert [labels(board)[f"die:{i}"] for i in range(6)] == ["1", "5", "2", "3", "3", "4"]
+    assert buttons(board)["die:0"].style.name == "success"  # selected dice are highlighted
+    assert labels(board)["roll"] == "Roll 4 dice (+150)"
+    assert labels(board)["bank"] == "Bank 150"
+    assert field(board, "Next roll") == "4 dice · 15.7% Farkle chance"
+    assert "Standings" in {f.name for f in board.embeds[0].fields}
+
+    await press(table.ana, table.channel, "die:1")  # unselect the 5
+    assert labels(board_message(table.channel))["roll"] == "Roll 5 dice (+100)"
+
+
+async def test_a_selection_that_does_not_score_is_explained_privately(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 3, 4))
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
+    result = await press(table.ana, table.channel, "die:2")
+    board = board_message(table.channel)
+    assert {"roll", "bank"} <= disabled(board), "a selection that does not score can't be rolled or banked"
+    assert result.followups and result.followups[0].ephemeral
+    assert result.followups[0].content == "The 2 doesn't score."
+
+
+async def test_a_press_by_someone_else_is_refused_privately(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 3, 4))
+    await open_game(table.channel, table.ana, table.ben)
+    assert await refused(table.ben, table.channel, "roll") == "It's ana's turn."
+    assert await refused(table.cy, table.channel, "roll") == "It's ana's turn."
+    board = board_message(table.channel)
+    assert "Roll" not in {f.name for f in board.embeds[0].fields}, "nothing was rolled"
+    await act(table.ana, table.channel, "roll")
+    assert await refused(table.ben, table.channel, "die:0") == "It's ana's turn."
+    assert field(board_message(table.channel), "Roll").endswith("⬛ ⬛ ⬛ ⬛ ⬛ ⬛")
+
+
+async def test_hot_dice_roll_six_fresh_dice(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 5, 6), (5, 2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
+    await keep_all(table.ana, table.channel)
+    assert labels(board_message(table.channel))["roll"] == "Roll 6 dice (+1,000)"
+    await act(table.ana, table.channel, "roll")
+
+    board = board_message(table.channel)
+    assert "🔥 ana has hot dice!" in latest(table.channel)
+    assert field(board, "Roll").startswith("5️⃣ 2️⃣ 3️⃣ 4️⃣ 6️⃣ 6️⃣")
+    assert field(board, "Set aside this turn") == "1️⃣ 2️⃣ 3️⃣ 4️⃣ 5️⃣ 6️⃣"
+    assert "turn total **1,000**" in description(board)
+    await keep(table.ana, table.channel, 0)
+    await act(table.ana, table.channel, "bank")
+    assert "🏦 ana banked 1,050 (now 1,050)" in latest(table.channel)
+
+
+async def test_a_farkle_loses_the_turn_and_passes_the_dice(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6), (2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0)
+    await act(table.ana, table.channel, "roll")
+
+    board = board_message(table.channel)
+    assert "💥 ana farkled and lost 100" in latest(table.channel)
+    assert "ben's turn" in description(board)
+    assert "▫️ **ana** · 0 · 💥" in field(board, "Standings")
+    assert pings(table.channel) == [f"<@{table.ben.id}> 🎲 it's your turn!"], "the old ping is replaced"
+    ping = table.channel.history()[-1]
+    assert [user.id for user in ping.mentions] == [table.ben.id]
+
+
+async def test_bank_is_disabled_below_the_entry_minimum(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6), (5, 5, 5, 2, 3))
+    await open_game(table.channel, table.ana, table.ben, rules="box")  # 500 to get on the board
+    board = board_message(table.channel)
+    assert "**ana** · 0 · not on the board" in field(board, "Standings")
+
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0)
+    board = board_message(table.channel)
+    assert labels(board)["bank"] == "Bank 100"
+    assert "bank" in disabled(board) and "roll" not in disabled(board)
+
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0, 1, 2)
+    board = board_message(table.channel)
+    assert labels(board)["bank"] == "Bank 600" and "bank" not in disabled(board)
+    await act(table.ana, table.channel, "bank")
+    standings = field(board_message(table.channel), "Standings")
+    assert "**ana** · 600" in standings and "ana** · 600 · not on the board" not in standings
+
+
+async def test_the_turn_ends_when_the_entry_roll_limit_passes_below_the_entry(
+    table: Table, dice: Dice
+) -> None:
+    # doubling: 500 to get on the board, within 3 rolls
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6), (5, 2, 3, 4, 6), (1, 2, 3, 4))
+    await open_game(table.channel, table.ana, table.ben, rules="doubling")
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0)
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0)
+    await act(table.ana, table.channel, "roll")  # the third roll: 100 more is not enough
+
+    board = board_message(table.channel)
+    assert "🚪 ana didn't get on the board in time and lost 150" in latest(table.channel)
+    assert "ben's turn" in description(board)
+    assert "**ana** · 0 · not on the board" in field(board, "Standings")
+
+
+async def test_piggyback_is_offered_and_taken(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6), (5, 2, 3, 4, 6))
+    await open_game(table.channel, table.ana, table.ben, rules="last-loses")
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0)
+    await act(table.ana, table.channel, "bank")  # leaves 5 dice and 100 points
+
+    board = board_message(table.channel)
+    assert labels(board)["roll"] == "Roll 6 fresh dice"
+    assert labels(board)["piggy"] == "Piggyback on 5 dice"
+    await act(table.ben, table.channel, "piggy")
+    board = board_message(table.channel)
+    assert "🐷 ben piggybacks on 5 dice for 100" in latest(table.channel)
+    assert "piggy" not in buttons(board)
+    assert "turn total **100**" in description(board)
+    await keep(table.ben, table.channel, 0)
+    await act(table.ben, table.channel, "bank")
+    assert "🏦 ben banked 150 (now 150)" in latest(table.channel)
+
+
+async def test_piggyback_is_not_offered_without_the_rule(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)  # classic: no piggybacking
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0)
+    await act(table.ana, table.channel, "bank")
+    board = board_message(table.channel)
+    assert "piggy" not in buttons(board) and labels(board)["roll"] == "Roll 6 dice"
+
+
+async def test_a_double_click_is_applied_once(table: Table, dice: Dice) -> None:
+    """The second click of a double click carries the same custom id: it arrives before the board changed.
+
+    SimCord serialises members, so the board is kept from changing by failing its edit once.
+    """
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
+    await keep(table.ana, table.channel, 0)
+    board = board_message(table.channel)
+    bank = buttons(board)["bank"].custom_id
+
+    table.env.inject_error("POST", "/interactions/*/callback")
+    first = await table.ana.click(board, custom_id=bank)
+    assert first.ephemeral and "Something went wrong" in first.response.content
+    assert buttons(board_message(table.channel))["bank"].custom_id == bank, "the board did not change"
+
+    second = await table.ana.click(board, custom_id=bank)
+    assert second.ephemeral and second.response.content == OUTDATED
+    # banked once: 100, not 200
+    await table.ana.slash(table.channel, "farkle board")
+    assert "▫️ **ana** · 100" in field(board_message(table.channel), "Standings")
+    assert "ben's turn" in description(board_message(table.channel))
+
+
+async def test_a_press_on_an_outdated_board_is_refused_and_not_applied(
+    table: Table, dice: Dice, env: simcord.Env
+) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    old = board_message(table.channel)
+    env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{old.id}")  # the old board stays
+    result = await table.ana.slash(table.channel, "farkle board")
+    assert not result.ephemeral
+    assert board_message(table.channel).id != old.id
+    await act(table.ana, table.channel, "roll")  # on the new board
+
+    content = (await table.ana.click(old, custom_id=buttons(old)["roll"].custom_id)).response.content
+    assert content == OUTDATED
+    board = board_message(table.channel)
+    assert field(board, "Roll").startswith("1️⃣ 2️⃣ 3️⃣ 4️⃣ 6️⃣ 6️⃣"), "the old press rolled nothing"
+    assert dice.unused == 0

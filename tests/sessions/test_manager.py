@@ -1,0 +1,327 @@
+"""The session manager without Discord: an in-memory store and a clock the test moves by hand."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import pytest
+
+from bot.engine import Ruleset, ScriptedDice
+from bot.sessions.manager import OUTDATED, Outcome, SessionManager
+from bot.sessions.session import Session, Snapshot
+from bot.settings import GameSettings
+
+CHANNEL, GUILD = 100, 1
+ANA, BEN, CY = 11, 12, 13
+NAMES = {ANA: "ana", BEN: "ben", CY: "cy"}
+NOT_SAVED = "I couldn't save that, so nothing changed: please try again."
+START = 1_767_225_600.0
+
+
+class FakeClock:
+    """Time stands still until `advance`; sleepers wake on each tick and check the time again."""
+
+    def __init__(self) -> None:
+        self._now = START
+        self._tick = asyncio.Event()
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep_until(self, deadline: float) -> None:
+        while self._now < deadline:
+            await self._tick.wait()
+
+    async def advance(self, seconds: float) -> None:
+        self._now += seconds
+        tick, self._tick = self._tick, asyncio.Event()
+        tick.set()
+        await settle()
+
+
+async def settle() -> None:
+    """Let woken timers run to their next wait (each step is a handful of awaits)."""
+    for _ in range(100):
+        await asyncio.sleep(0)
+
+
+class MemoryStore:
+    """Sessions as the JSON a real store would keep; `failures` makes the next writes raise."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, str] = {}
+        self.failures = 0
+
+    async def save(self, session: Session) -> None:
+        await asyncio.sleep(0)  # a real store gives the event loop a turn while it writes
+        self._maybe_fail()
+        self.rows[session.channel_id] = session.dump()
+
+    async def delete(self, channel_id: int) -> None:
+        await asyncio.sleep(0)
+        self._maybe_fail()
+        self.rows.pop(channel_id, None)
+
+    async def load_all(self) -> list[Session]:
+        return [Session.load(row) for row in self.rows.values()]
+
+    def _maybe_fail(self) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise OSError("disk I/O error")
+
+
+class Harness:
+    def __init__(self) -> None:
+        self.clock = FakeClock()
+        self.store = MemoryStore()
+        self.scripts: list[list[tuple[int, ...]]] = []
+        self.heard: list[Outcome] = []
+        self.manager = SessionManager(
+            store=self.store,
+            clock=self.clock,
+            settings=GameSettings(_env_file=None, computer_pause=0),
+            dice=lambda: ScriptedDice(self.scripts.pop(0) if self.scripts else [], seed=1),
+        )
+
+        async def listen(outcome: Outcome) -> None:
+            self.heard.append(outcome)
+
+        self.manager.subscribe(listen)
+
+    @property
+    def snapshot(self) -> Snapshot:
+        snapshot = self.manager.snapshot(CHANNEL)
+        assert snapshot is not None
+        return snapshot
+
+    async def start(self, *players: int, rolls: Sequence[Sequence[int]] = (), rules: str = "classic") -> None:
+        """A lobby hosted by the first player, the others join, the host starts; `rolls` script the dice."""
+        self.scripts.append([tuple(roll) for roll in rolls])
+        host, *others = players
+        ok(await self.manager.open_lobby(GUILD, CHANNEL, host, NAMES[host], Ruleset.preset(rules)))
+        for player in others:
+            ok(await self.manager.join(CHANNEL, player, NAMES[player]))
+        ok(await self.manager.start(CHANNEL, host))
+
+    async def press(
+        self, user: int, action: str, arg: str | None = None, *, version: int | None = None
+    ) -> Outcome:
+        snapshot = self.snapshot
+        at = snapshot.version if version is None else version
+        return await self.manager.press(CHANNEL, snapshot.game_id, at, user, NAMES[user], action, arg)
+
+
+def ok(outcome: Outcome) -> Outcome:
+    assert outcome.refusal is None, outcome.refusal
+    assert outcome.snapshot is not None
+    return outcome
+
+
+@pytest.fixture
+async def h():
+    harness = Harness()
+    yield harness
+    await harness.manager.close()
+
+
+# ---------------------------------------------------------------------- versions and the lock
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [(("roll", None), ("roll", None)), (("bank", None), ("roll", None))]
+)
+async def test_two_presses_at_the_same_instant_give_one_result_and_one_refusal(
+    h: Harness, first, second
+) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6), (5, 2, 3, 4, 6)])
+    ok(await h.press(ANA, "roll"))
+    ok(await h.press(ANA, "die", "0"))
+    version = h.snapshot.version
+
+    outcomes = await asyncio.gather(
+        h.press(ANA, *first, version=version), h.press(ANA, *second, version=version)
+    )
+
+    assert [o.refusal for o in outcomes] == [None, OUTDATED]
+    assert h.snapshot.version == version + 1
+    if first[0] == "bank":
+        assert h.snapshot.current == BEN and h.snapshot.seats[0].bank == 100
+    else:
+        assert h.snapshot.turn.rolls == 2 and h.snapshot.turn.roll == (5, 2, 3, 4, 6)
+
+
+async def test_two_dice_toggled_at_the_same_instant_keep_one(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
+    ok(await h.press(ANA, "roll"))
+    version = h.snapshot.version
+    outcomes = await asyncio.gather(
+        h.press(ANA, "die", "0", version=version), h.press(ANA, "die", "1", version=version)
+    )
+    assert [o.refusal for o in outcomes] == [None, OUTDATED]
+    assert h.snapshot.selection == (0,)
+
+
+async def test_a_press_waiting_on_a_failed_save_applies_to_the_restored_state(h: Harness) -> None:
+    """The second press waits for the lock: it never sees the first one's uncommitted version."""
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    version = h.snapshot.version
+    h.store.failures = 1
+    first, second = await asyncio.gather(
+        h.press(ANA, "roll", version=version), h.press(ANA, "roll", version=version)
+    )
+    assert (first.refusal, second.refusal) == (NOT_SAVED, None)
+    assert h.snapshot.version == version + 1 and h.snapshot.turn.roll == (1, 2, 3, 4, 6, 6)
+
+
+async def test_a_stale_version_is_refused_and_never_applied(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    stale = h.snapshot.version
+    ok(await h.press(ANA, "roll"))
+    ok(await h.press(ANA, "die", "0"))
+    before, saved = h.snapshot, dict(h.store.rows)
+
+    for action, arg in (("bank", None), ("roll", None), ("die", "1")):
+        outcome = await h.press(ANA, action, arg, version=stale)
+        assert outcome.refusal == OUTDATED and outcome.snapshot is None
+
+    assert h.snapshot == before
+    assert h.store.rows == saved
+
+
+async def test_the_wrong_player_is_told_whose_turn_it_is(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    before = h.snapshot
+    assert (await h.press(BEN, "roll")).refusal == "It's ana's turn."
+    assert h.snapshot == before
+
+
+# ---------------------------------------------------------------------- storage failures
+
+
+async def test_a_failed_save_leaves_the_session_exactly_as_it_was(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    before, saved = h.snapshot, dict(h.store.rows)
+
+    h.store.failures = 1
+    outcome = await h.press(ANA, "roll")
+
+    assert outcome.refusal == NOT_SAVED
+    assert h.snapshot == before, "no roll, no version bump"
+    assert h.store.rows == saved
+    retried = ok(await h.press(ANA, "roll"))  # the same press again: the dice were not used up
+    assert retried.snapshot.turn.roll == (1, 2, 3, 4, 6, 6)
+
+
+async def test_a_failed_save_of_a_new_lobby_leaves_no_lobby(h: Harness) -> None:
+    h.store.failures = 1
+    outcome = await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic"))
+    assert outcome.refusal == NOT_SAVED
+    assert h.manager.snapshot(CHANNEL) is None and h.store.rows == {}
+    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+
+
+async def test_a_failed_start_leaves_the_lobby_open(h: Harness) -> None:
+    h.scripts.append([(6, 2)])
+    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+    ok(await h.manager.join(CHANNEL, BEN, "ben"))
+    before = h.snapshot
+    h.store.failures = 1
+    assert (await h.manager.start(CHANNEL, ANA)).refusal == NOT_SAVED
+    assert h.snapshot == before and h.snapshot.stage == "lobby"
+
+
+async def test_a_failed_rematch_can_be_pressed_again(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    ok(await h.manager.leave(CHANNEL, BEN))
+    finished = h.snapshot
+    assert finished.stage == "over"
+
+    h.store.failures = 1
+    assert (await h.press(ANA, "rematch")).refusal == NOT_SAVED
+    assert h.snapshot == finished, "the finished game is still there to rematch"
+    lobby = ok(await h.press(ANA, "rematch")).snapshot
+    assert lobby.stage == "lobby" and [s.user_id for s in lobby.seats] == [ANA]
+
+
+# ---------------------------------------------------------------------- timers
+
+
+async def test_an_idle_lobby_expires(h: Harness) -> None:
+    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+    await h.clock.advance(300)
+    ok(await h.manager.join(CHANNEL, BEN, "ben"))  # activity restarts the 600 s
+    await h.clock.advance(599)
+    assert h.snapshot.stage == "lobby" and h.heard == []
+
+    await h.clock.advance(1)
+    assert h.manager.snapshot(CHANNEL) is None
+    assert [(o.snapshot.stage, o.snapshot.end_reason) for o in h.heard] == [("closed", "expired")]
+    assert h.store.rows == {}
+
+
+async def test_a_turn_reminds_at_half_time_then_times_out(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    await h.clock.advance(59)
+    assert h.heard == []
+    await h.clock.advance(1)
+    assert [o.reminder_for for o in h.heard] == [ANA]
+    assert h.snapshot.current == ANA
+
+    await h.clock.advance(59)
+    assert len(h.heard) == 1
+    await h.clock.advance(1)
+    timeout = h.heard[-1]
+    assert timeout.turn_for == BEN and h.snapshot.current == BEN
+    assert [e.kind for e in timeout.events][:1] == ["timed_out"]
+    assert h.snapshot.seats[0].bank == 0
+
+    await h.clock.advance(60)
+    assert h.heard[-1].reminder_for == BEN, "the next player gets their own reminder"
+
+
+async def test_a_press_restarts_the_turn_timer(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    await h.clock.advance(100)  # reminded at 60
+    ok(await h.press(ANA, "roll"))
+    await h.clock.advance(119)
+    assert h.snapshot.current == ANA
+    assert [o.reminder_for for o in h.heard] == [ANA], "one reminder per turn"
+    await h.clock.advance(1)
+    assert h.snapshot.current == BEN
+
+
+async def test_three_idle_strikes_remove_a_player_and_two_leave_the_game_over(h: Harness) -> None:
+    await h.start(ANA, BEN, CY, rolls=[(6, 2, 3)])
+    for _ in range(6):  # ana, ben, cy, twice
+        await h.clock.advance(120)
+    assert h.snapshot.stage == "playing" and all(seat.active for seat in h.snapshot.seats)
+
+    await h.clock.advance(120)  # ana's third
+    snapshot = h.snapshot
+    assert [seat.active for seat in snapshot.seats] == [False, True, True]
+    assert "removed" in [e.kind for e in h.heard[-1].events]
+    assert snapshot.stage == "playing" and snapshot.current == BEN
+
+    await h.clock.advance(120)  # ben's third: cy alone is left
+    snapshot = h.snapshot
+    assert snapshot.stage == "over" and snapshot.winners == (CY,)
+    assert snapshot.deadline is None
+    await h.clock.advance(1000)
+    assert h.snapshot == snapshot, "a finished game has no timer"
+
+
+async def test_a_game_left_with_one_player_ends(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    outcome = ok(await h.manager.leave(CHANNEL, ANA))
+    assert [e.kind for e in outcome.events][:1] == ["left"]
+    assert outcome.snapshot.stage == "over" and outcome.snapshot.winners == (BEN,)
+
+
+async def test_a_failed_save_during_the_reminder_does_not_stop_the_timeout(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    h.store.failures = 1
+    await h.clock.advance(60)
+    await h.clock.advance(60)
+    assert h.snapshot.current == BEN, "the turn still timed out"
