@@ -169,11 +169,11 @@ def _source(period: Period) -> str:
         " SUM(gp.points) AS points, SUM(gp.turns) AS turns, MAX(gp.best_turn) AS best_turn,"
         " MAX(gp.final_bank) AS best_game, SUM(gp.farkles) AS farkles, SUM(gp.hot_dice) AS hot_dice,"
         " COALESCE(ps.rating, 0) AS rating"
-        " FROM games g JOIN game_players gp ON gp.game_id = g.game_id"
+        " FROM games g CROSS JOIN game_players gp ON gp.game_id = g.game_id"  # from the window's games
         " LEFT JOIN player_stats ps ON ps.guild_id = g.guild_id AND ps.user_id = gp.user_id"
         " WHERE g.guild_id = :guild AND g.counted = 1 AND gp.computer IS NULL AND gp.forgotten = 0"
         " AND g.ended_at >= :since"
-        " AND g.ended_at >= COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), 0)"
+        " AND g.ended_at > COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), 0)"
         " GROUP BY gp.user_id"
     )
 
