@@ -9,6 +9,7 @@ import aiosqlite
 
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate
 from bot.sessions.records import GameRecord
+from bot.storage.database import transaction
 
 Metric = Literal["rating", "wins", "win_rate", "best_turn", "points"]
 Period = Literal["all", "30d"]
@@ -104,7 +105,42 @@ async def write_record(db: aiosqlite.Connection, record: GameRecord) -> bool:
     )
     if record.counted:
         await _update_stats(db, record)
+        await _add_recent(db, record)
     return True
+
+
+async def _add_recent(db: aiosqlite.Connection, record: GameRecord) -> None:
+    """Fold a new game into the server's 30-day totals, if they are built and it falls in their window."""
+    humans = record.humans
+    await db.executemany(
+        "INSERT INTO player_recent (guild_id, user_id, name, games, wins, points, turns, best_turn,"
+        " best_game, farkles, hot_dice, rating)"
+        " SELECT w.guild_id, :user, :name, 1, :won, :points, :turns, :best_turn, :bank, :farkles, :hot,"
+        " ps.rating FROM recent_windows w"
+        " JOIN player_stats ps ON ps.guild_id = w.guild_id AND ps.user_id = :user"
+        " WHERE w.guild_id = :guild AND w.since <= :ended"
+        " ON CONFLICT(guild_id, user_id) DO UPDATE SET name = excluded.name, games = games + 1,"
+        " wins = wins + excluded.wins, points = points + excluded.points, turns = turns + excluded.turns,"
+        " best_turn = MAX(best_turn, excluded.best_turn), best_game = MAX(best_game, excluded.best_game),"
+        " farkles = farkles + excluded.farkles, hot_dice = hot_dice + excluded.hot_dice,"
+        " rating = excluded.rating",
+        [
+            {
+                "guild": record.guild_id,
+                "user": p.user_id,
+                "name": p.name,
+                "won": int(p.won),
+                "points": p.points,
+                "turns": p.turns,
+                "best_turn": p.best_turn,
+                "bank": p.final_bank,
+                "farkles": p.farkles,
+                "hot": p.hot_dice,
+                "ended": record.ended_at,
+            }
+            for p in humans
+        ],
+    )
 
 
 async def _update_stats(db: aiosqlite.Connection, record: GameRecord) -> None:
@@ -150,40 +186,42 @@ async def _update_stats(db: aiosqlite.Connection, record: GameRecord) -> None:
 
 
 _STATS_COLUMNS = "user_id, name, games, wins, points, turns, best_turn, best_game, farkles, hot_dice, rating"
-
-_ORDER = {
-    "rating": "rating DESC",
-    "wins": "wins DESC",
-    "win_rate": "CAST(wins AS REAL) / games DESC",
-    "best_turn": "best_turn DESC",
-    "points": "points DESC",
+_TOTALS = {"all": "player_stats", "30d": "player_recent"}
+_VALUE = {
+    "rating": "rating",
+    "wins": "wins",
+    "win_rate": "CAST(wins AS REAL) / games",
+    "best_turn": "best_turn",
+    "points": "points",
 }
+RECENT_REFRESH = 3600
 
 
-def _source(period: Period) -> str:
-    """All-time totals, or the same columns summed over the window's games (ratings stay current)."""
-    if period == "all":
-        return f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = :guild"
-    return (
-        "SELECT gp.user_id, MAX(gp.name) AS name, COUNT(*) AS games, SUM(gp.won) AS wins,"
-        " SUM(gp.points) AS points, SUM(gp.turns) AS turns, MAX(gp.best_turn) AS best_turn,"
-        " MAX(gp.final_bank) AS best_game, SUM(gp.farkles) AS farkles, SUM(gp.hot_dice) AS hot_dice,"
-        " COALESCE(ps.rating, 0) AS rating"
-        " FROM games g CROSS JOIN game_players gp ON gp.game_id = g.game_id"  # from the window's games
-        " LEFT JOIN player_stats ps ON ps.guild_id = g.guild_id AND ps.user_id = gp.user_id"
-        " WHERE g.guild_id = :guild AND g.counted = 1 AND gp.computer IS NULL AND gp.forgotten = 0"
-        " AND g.ended_at >= :since"
-        " AND g.ended_at > COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), 0)"
-        " GROUP BY gp.user_id"
-    )
-
-
-def _ranked_query(metric: Metric, period: Period) -> str:
-    """Standard competition ranking ("1, 2, 2, 4"): equal values share a rank, ties listed by name."""
-    order = _ORDER[metric]
-    return (
-        f"SELECT RANK() OVER (ORDER BY {order}) AS rank, * FROM ({_source(period)}) WHERE games >= :min_games"
-    )
+async def _refresh_recent(db: aiosqlite.Connection, guild_id: int, now: float) -> None:
+    """Rebuild the server's 30-day totals when they are over an hour old, so old games drop out."""
+    rows = await db.execute_fetchall("SELECT built_at FROM recent_windows WHERE guild_id = ?", (guild_id,))
+    built = next(iter(rows), None)
+    if built is not None and now - built[0] < RECENT_REFRESH:
+        return
+    since = now - THIRTY_DAYS
+    async with transaction(db):
+        await db.execute("DELETE FROM player_recent WHERE guild_id = ?", (guild_id,))
+        await db.execute(
+            "INSERT INTO player_recent SELECT :guild, gp.user_id, MAX(gp.name), COUNT(*), SUM(gp.won),"
+            " SUM(gp.points), SUM(gp.turns), MAX(gp.best_turn), MAX(gp.final_bank), SUM(gp.farkles),"
+            " SUM(gp.hot_dice), COALESCE(ps.rating, 0)"
+            " FROM games g CROSS JOIN game_players gp ON gp.game_id = g.game_id"  # from the window's games
+            " LEFT JOIN player_stats ps ON ps.guild_id = g.guild_id AND ps.user_id = gp.user_id"
+            " WHERE g.guild_id = :guild AND g.counted = 1 AND gp.computer IS NULL AND gp.forgotten = 0"
+            " AND g.ended_at >= :since"
+            " AND g.ended_at > COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), 0)"
+            " GROUP BY gp.user_id",
+            {"guild": guild_id, "since": since},
+        )
+        await db.execute(
+            "INSERT OR REPLACE INTO recent_windows (guild_id, since, built_at) VALUES (?, ?, ?)",
+            (guild_id, since, now),
+        )
 
 
 def _row(values: aiosqlite.Row) -> StatsRow:
@@ -201,18 +239,19 @@ async def leaderboard(
     limit: int = 10,
     min_games: int = 1,
 ) -> tuple[list[Ranked], int]:
-    """One page of the leaderboard and how many members it ranks in all."""
-    params = {
-        "guild": guild_id,
-        "since": now - THIRTY_DAYS,
-        "min_games": min_games if metric == "win_rate" else 1,
-    }
-    query = _ranked_query(metric, period)
+    """One page, in standard competition ranking ("1, 2, 2, 4"; ties listed by name), and the total."""
+    if period == "30d":
+        await _refresh_recent(db, guild_id, now)
+    table, value = _TOTALS[period], _VALUE[metric]
+    params = {"guild": guild_id, "min_games": min_games if metric == "win_rate" else 1}
     rows = await db.execute_fetchall(
-        f"{query} ORDER BY rank, name LIMIT :limit OFFSET :offset",
+        f"SELECT RANK() OVER (ORDER BY {value} DESC) AS rank, {_STATS_COLUMNS} FROM {table}"
+        " WHERE guild_id = :guild AND games >= :min_games ORDER BY rank, name LIMIT :limit OFFSET :offset",
         {**params, "limit": limit, "offset": offset},
     )
-    total = await db.execute_fetchall(f"SELECT COUNT(*) FROM ({query})", params)
+    total = await db.execute_fetchall(
+        f"SELECT COUNT(*) FROM {table} WHERE guild_id = :guild AND games >= :min_games", params
+    )
     return [Ranked(row["rank"], _row(row)) for row in rows], int(next(iter(total))[0])
 
 
@@ -226,17 +265,24 @@ async def rank_of(
     now: float,
     min_games: int = 1,
 ) -> Ranked | None:
-    params = {
-        "guild": guild_id,
-        "since": now - THIRTY_DAYS,
-        "min_games": min_games if metric == "win_rate" else 1,
-        "user": user_id,
-    }
+    """The member's own line: their rank is one more than the members strictly ahead of them."""
+    if period == "30d":
+        await _refresh_recent(db, guild_id, now)
+    table, value = _TOTALS[period], _VALUE[metric]
+    params = {"guild": guild_id, "user": user_id, "min_games": min_games if metric == "win_rate" else 1}
     rows = await db.execute_fetchall(
-        f"SELECT * FROM ({_ranked_query(metric, period)}) WHERE user_id = :user", params
+        f"SELECT {_STATS_COLUMNS}, {value} AS value FROM {table}"
+        " WHERE guild_id = :guild AND user_id = :user AND games >= :min_games",
+        params,
     )
-    row = next(iter(rows), None)
-    return Ranked(row["rank"], _row(row)) if row is not None else None
+    mine = next(iter(rows), None)
+    if mine is None:
+        return None
+    ahead = await db.execute_fetchall(
+        f"SELECT COUNT(*) FROM {table} WHERE guild_id = :guild AND games >= :min_games AND {value} > :value",
+        {**params, "value": mine["value"]},
+    )
+    return Ranked(1 + int(next(iter(ahead))[0]), _row(mine))
 
 
 async def member_stats(db: aiosqlite.Connection, guild_id: int, user_id: int) -> StatsRow | None:
@@ -309,6 +355,8 @@ async def forget_member(db: aiosqlite.Connection, user_id: int) -> None:
 
 async def reset_leaderboard(db: aiosqlite.Connection, guild_id: int, now: float) -> None:
     await db.execute("DELETE FROM player_stats WHERE guild_id = ?", (guild_id,))
+    await db.execute("DELETE FROM player_recent WHERE guild_id = ?", (guild_id,))
+    await db.execute("DELETE FROM recent_windows WHERE guild_id = ?", (guild_id,))
     await db.execute(
         "INSERT INTO leaderboard_resets (guild_id, reset_at) VALUES (?, ?)"
         " ON CONFLICT(guild_id) DO UPDATE SET reset_at = excluded.reset_at",
