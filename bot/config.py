@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.clock import Clock
-from bot.engine import OPTIONS, PRESET_NAMES, RulesError, Ruleset
+from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
 from bot.storage.config import AuditEntry, ConfigRow, SqliteConfigStore
@@ -77,13 +77,23 @@ def option_choices(name: str) -> tuple[str, ...]:
     if field in SETTINGS:
         return SETTINGS[field].choices
     spec = OPTIONS.get(field)
-    return spec.choices or () if spec else ()
+    return spec.choices or () if spec is not None else ()
 
 
 def option_description(name: str) -> str:
-    field = _field(name)
-    spec = SETTINGS.get(field) or OPTIONS.get(field)
+    spec = _spec(name)
     return spec.description if spec else ""
+
+
+def option_allowed(name: str) -> str:
+    """What the option takes, as the tail of "<name> takes …"; empty for an unknown name."""
+    spec = _spec(name)
+    return spec.allowed if spec else ""
+
+
+def _spec(name: str) -> SettingSpec | OptionSpec | None:
+    field = _field(name)
+    return SETTINGS.get(field) or OPTIONS.get(field)
 
 
 @dataclass(frozen=True)
@@ -180,7 +190,8 @@ class ConfigService:
             config = self._config(row)
             if field in SETTINGS:
                 old, value = self._setting(config, field), _parse_setting(SETTINGS[field], raw)
-                updated = replace(row, **{field: value})
+                changes: dict[str, Any] = {field: value}
+                updated = replace(row, **changes)
             else:
                 before = config.ruleset
                 try:
@@ -214,7 +225,9 @@ class ConfigService:
         """Rules and server settings back to the bot's defaults; saved rulesets stay."""
         async with self._lock(guild_id):
             before = await self.get(guild_id)
-            return await self._save(guild_id, editor, ConfigRow(), "everything", _describe(before), "defaults")
+            return await self._save(
+                guild_id, editor, ConfigRow(), "everything", _describe(before), "defaults"
+            )
 
     async def save_named(self, guild_id: int, editor: Editor, name: str) -> Change:
         """Keep the server's current rules under a name; they then carry that name on boards."""
@@ -232,9 +245,10 @@ class ConfigService:
             config = self._config(row)
             ruleset = config.ruleset.model_copy(update={"name": key})
             text = ruleset.model_dump_json()
-            entry = self._entry(editor, f"saved ruleset {key}", "replaced" if key in saved else None, "saved")
-            await self._store.save_named(guild_id, key, text, entry, replace(row, rules=text))
-        return Change(entry.what, words(entry.old), "saved", self._config(replace(row, rules=text)))
+            entry = self._entry(editor, "saved ruleset", None, f"{key} (replaced)" if key in saved else key)
+            row = replace(row, rules=text)
+            await self._store.save_named(guild_id, key, text, entry, row)
+        return Change(entry.what, "", key, self._config(row))
 
     async def delete_named(self, guild_id: int, editor: Editor, name: str) -> Change:
         """Forget a saved ruleset; if it was the server's rules, they stay but are "custom" again."""
@@ -244,11 +258,13 @@ class ConfigService:
             config = self._config(row)
             follows = row.rules is not None and config.ruleset.name == key
             if follows:
-                row = replace(row, rules=config.ruleset.model_copy(update={"name": "custom"}).model_dump_json())
-            entry = self._entry(editor, f"saved ruleset {key}", "saved", "deleted")
+                row = replace(
+                    row, rules=config.ruleset.model_copy(update={"name": "custom"}).model_dump_json()
+                )
+            entry = self._entry(editor, "saved ruleset", key, "deleted")
             if not await self._store.delete_named(guild_id, key, entry, row if follows else None):
                 raise ConfigError(await self._unknown(guild_id, name, saved_only=True))
-        return Change(entry.what, "saved", "deleted", self._config(row))
+        return Change(entry.what, key, "deleted", self._config(row))
 
     # ------------------------------------------------------------------ helpers
 
@@ -271,9 +287,10 @@ class ConfigService:
 
     async def _unknown(self, guild_id: int, name: str, *, saved_only: bool = False) -> str:
         names = list(await self._store.named(guild_id)) if saved_only else await self.rules_names(guild_id)
+        what = "saved ruleset" if saved_only else "ruleset"
         if not names:
-            return f"There is no saved ruleset called “{name}”: this server has none yet."
-        return f"There is no ruleset called “{name}”: choose {', '.join(names)}."
+            return f"There is no {what} called “{name}”: this server has none yet."
+        return f"There is no {what} called “{name}”: choose {', '.join(names)}."
 
     def _lock(self, guild_id: int) -> asyncio.Lock:
         """Changes to one server are read-modify-write: one at a time."""

@@ -38,29 +38,34 @@ def _outcomes(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 class SeededDice:
-    """Fair dice from `random.Random(seed)`; the generator state round-trips exactly through JSON."""
+    """Fair dice from `random.Random(seed)`; the state is the seed and how many numbers were drawn.
 
-    __slots__ = ("_random", "_rng")
+    That keeps a saved game a few bytes instead of the generator's 2.5 KB internal state, and restoring
+    replays the draws (microseconds for a whole game).
+    """
 
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-        self._random = self._rng.random
+    __slots__ = ("_draws", "_random", "_seed")
+
+    def __init__(self, seed: int, draws: int = 0) -> None:
+        self._seed = seed
+        self._random = random.Random(seed).random
+        for _ in range(draws):
+            self._random()
+        self._draws = draws
 
     def roll(self, n: int) -> tuple[int, ...]:
         if n <= 6:
+            self._draws += 1
             return _outcomes(n)[int(self._random() * 6**n)]
+        self._draws += n
         return tuple(int(self._random() * 6) + 1 for _ in range(n))
 
     def state(self) -> dict[str, JSON]:
-        version, internal, gauss = self._rng.getstate()
-        return {"kind": "seeded", "rng": [version, list(internal), gauss]}
+        return {"kind": "seeded", "seed": self._seed, "draws": self._draws}
 
     @classmethod
     def _from_state(cls, data: dict[str, JSON]) -> SeededDice:
-        dice = cls(0)
-        version, internal, gauss = _list(data["rng"])
-        dice._rng.setstate((version, tuple(_list(internal)), gauss))
-        return dice
+        return cls(_int(data["seed"]), _int(data["draws"]))
 
 
 class ScriptedDice:

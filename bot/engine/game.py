@@ -807,8 +807,9 @@ class Game:
             "playoff_scores": [[s, score] for s, score in self._playoff_scores.items()],
             "result": None if self._result is None else _result_to_json(self._result),
             "turn_number": self._turn_number,
-            "history": [a.to_dict() for a in self._history],
-            "events": [e.to_dict() for e in self._events],
+            # Rows rather than dicts: the log is most of a saved game, and it is saved after every move.
+            "history": [[a.kind, a.player, list(a.keep)] for a in self._history],
+            "events": [[e.kind, e.player, e.points, list(e.dice), e.total, e.other] for e in self._events],
         }
         return json.dumps(state, separators=(",", ":"))
 
@@ -838,8 +839,11 @@ class Game:
         game._playoff_scores = {s: score for s, score in data["playoff_scores"]}
         game._result = None if data["result"] is None else _result_from_json(data["result"])
         game._turn_number = data["turn_number"]
-        game._history = [Action.from_dict(a) for a in data["history"]]
-        game._events = [Event.from_dict(e) for e in data["events"]]
+        game._history = [Action(kind, player, tuple(keep)) for kind, player, keep in data["history"]]
+        game._events = [
+            Event(kind, player, points, tuple(dice), total, other)
+            for kind, player, points, dice, total, other in data["events"]
+        ]
         return game
 
 

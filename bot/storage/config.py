@@ -55,22 +55,7 @@ class SqliteConfigStore:
     async def save(self, guild_id: int, row: ConfigRow, entry: AuditEntry) -> None:
         """Replace the server's overrides and log the change, both or neither."""
         async with transaction(self._db):
-            await self._db.execute(
-                f"INSERT INTO guild_config (guild_id, {', '.join(_COLUMNS)}, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET"
-                " rules = excluded.rules, turn_timeout = excluded.turn_timeout,"
-                " lobby_timeout = excluded.lobby_timeout, hints = excluded.hints,"
-                " threads = excluded.threads, updated_at = excluded.updated_at",
-                (
-                    guild_id,
-                    row.rules,
-                    row.turn_timeout,
-                    row.lobby_timeout,
-                    row.hints,
-                    row.threads,
-                    entry.at,
-                ),
-            )
+            await self._upsert(guild_id, row, entry.at)
             await self._log(guild_id, entry)
 
     async def named(self, guild_id: int) -> dict[str, str]:
@@ -80,8 +65,12 @@ class SqliteConfigStore:
         )
         return {str(row[0]): str(row[1]) for row in rows}
 
-    async def save_named(self, guild_id: int, name: str, rules: str, entry: AuditEntry) -> None:
+    async def save_named(
+        self, guild_id: int, name: str, rules: str, entry: AuditEntry, config: ConfigRow
+    ) -> None:
+        """Keep a named ruleset and the server's config that now carries its name, in one transaction."""
         async with transaction(self._db):
+            await self._upsert(guild_id, config, entry.at)
             await self._db.execute(
                 "INSERT INTO rulesets (guild_id, name, rules, saved_by, saved_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT(guild_id, name) DO UPDATE SET rules = excluded.rules,"
@@ -90,14 +79,18 @@ class SqliteConfigStore:
             )
             await self._log(guild_id, entry)
 
-    async def delete_named(self, guild_id: int, name: str, entry: AuditEntry) -> bool:
-        """Delete and log; False (and nothing logged) when there was no such ruleset."""
+    async def delete_named(
+        self, guild_id: int, name: str, entry: AuditEntry, config: ConfigRow | None
+    ) -> bool:
+        """Delete, update the config if given, and log; False (nothing changed) when there is no such name."""
         async with transaction(self._db):
             cursor = await self._db.execute(
                 "DELETE FROM rulesets WHERE guild_id = ? AND name = ?", (guild_id, name)
             )
             if cursor.rowcount != 1:
                 return False
+            if config is not None:
+                await self._upsert(guild_id, config, entry.at)
             await self._log(guild_id, entry)
         return True
 
@@ -109,6 +102,16 @@ class SqliteConfigStore:
             (guild_id, limit),
         )
         return [AuditEntry(int(r[0]), str(r[1]), str(r[2]), r[3], r[4], float(r[5])) for r in rows]
+
+    async def _upsert(self, guild_id: int, row: ConfigRow, at: float) -> None:
+        await self._db.execute(
+            f"INSERT INTO guild_config (guild_id, {', '.join(_COLUMNS)}, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET"
+            " rules = excluded.rules, turn_timeout = excluded.turn_timeout,"
+            " lobby_timeout = excluded.lobby_timeout, hints = excluded.hints,"
+            " threads = excluded.threads, updated_at = excluded.updated_at",
+            (guild_id, row.rules, row.turn_timeout, row.lobby_timeout, row.hints, row.threads, at),
+        )
 
     async def _log(self, guild_id: int, entry: AuditEntry) -> None:
         await self._db.execute(

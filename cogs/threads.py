@@ -1,0 +1,63 @@
+"""Games in their own threads, so a busy channel stays readable (a helper of `cogs.farkle`, not a cog)."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.render.board import render
+from bot.sessions.manager import Outcome, SessionManager
+
+log = logging.getLogger(__name__)
+
+NO_THREAD = (
+    "I couldn't open a thread for this game (I need the Create Public Threads and Send Messages in "
+    "Threads permissions here), so it is in this channel. A server admin can grant them, or turn game "
+    "threads off with `/farkle-config set threads off`."
+)
+
+
+def thread_name(host_name: str) -> str:
+    return f"Farkle · {host_name}"[:100]
+
+
+async def open_game_thread(interaction: discord.Interaction) -> tuple[discord.Thread | None, str | None]:
+    """A public thread for a new game, or (None, why not) to play in the channel instead.
+
+    A command used inside a thread (or any channel that can't hold threads) plays where it is, silently.
+    """
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel):
+        return None, None
+    allowed = interaction.app_permissions
+    if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+        return None, NO_THREAD
+    try:
+        thread = await channel.create_thread(
+            name=thread_name(interaction.user.display_name),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=1440,  # a day without messages
+        )
+    except discord.HTTPException as error:
+        log.warning("Could not create a game thread in %s: %s", channel.id, error)
+        return None, NO_THREAD
+    return thread, None
+
+
+async def show_lobby_in_thread(
+    interaction: discord.Interaction, manager: SessionManager, outcome: Outcome, thread: discord.Thread
+) -> None:
+    """Link the thread from the channel (answering within Discord's window), then post the board in it.
+
+    Players join the thread when its turn pings mention them.
+    """
+    snapshot = outcome.snapshot
+    assert snapshot is not None, "a new thread has no game to refuse the lobby"
+    host = discord.utils.escape_markdown(interaction.user.display_name)
+    await interaction.response.send_message(
+        f"🎲 **{host}** opened a Farkle lobby ({snapshot.rules.name} rules): join in {thread.mention}"
+    )
+    rendered = render(snapshot)
+    message = await thread.send(embed=rendered.embed, view=rendered.view)
+    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
