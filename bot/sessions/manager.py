@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol
+from typing import Literal, Protocol
 
 from bot.clock import Clock
 from bot.engine import (
@@ -43,7 +43,9 @@ OUTDATED = "This board is out of date: use the newest board in the channel (`/fa
 class SessionStore(Protocol):
     """Where sessions live between restarts (SQLite in the bot, memory in unit tests)."""
 
-    async def save(self, session: Session) -> None: ...
+    async def save(self, session: Session, state: str | None = None) -> None:
+        """Persist the session; `state` is its `dump()` when the caller already made one."""
+        ...
 
     async def delete(self, channel_id: int) -> None: ...
 
@@ -66,6 +68,17 @@ class Outcome:
 
 
 Listener = Callable[[Outcome], Awaitable[None]]
+AlarmKind = Literal["remind", "expire"]
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """When a channel's timer rings next, and for which version of which game (stale alarms are ignored)."""
+
+    when: float
+    kind: AlarmKind
+    game_id: str
+    version: int
 
 
 class SessionManager:
@@ -85,7 +98,10 @@ class SessionManager:
         self._policies = policies
         self._sessions: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._alarms: dict[int, Alarm] = {}
+        self._wakes_at: float | None = None
+        self._scheduler: asyncio.Task[None] | None = None
+        self._ringing: set[asyncio.Task[None]] = set()
         self._computers: dict[int, asyncio.Task[None]] = {}
         self._listeners: list[Listener] = []
 
@@ -131,12 +147,13 @@ class SessionManager:
         return advise(session.game)
 
     async def close(self) -> None:
-        tasks = [*self._timers.values(), *self._computers.values()]
+        tasks = [*self._computers.values(), *self._ringing, *([self._scheduler] if self._scheduler else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._timers.clear()
+        self._alarms.clear()
         self._computers.clear()
+        self._scheduler = None
 
     @asynccontextmanager
     async def _locked(self, channel_id: int) -> AsyncIterator[Session | None]:
@@ -169,14 +186,14 @@ class SessionManager:
             if not rules.teams:
                 session.seats.append(Seat(host_id, host_name))
             self._sessions[channel_id] = session
-            return await self._commit(session, [], previous=None)
+            return await self._commit(session, [])
 
     async def attach_board(self, channel_id: int, game_id: str, message_id: int) -> None:
         """Remember which message shows this game, so timers and restarts can edit it."""
         async with self._locked(channel_id) as session:
             if session is not None and session.game_id == game_id:
                 session.board_message_id = message_id
-                await self._store.save(session)
+                await self._save(session)
 
     async def attach_ping(self, channel_id: int, game_id: str, message_id: int | None) -> int | None:
         """Swap in the newest turn-mention message; returns the previous one so it can be deleted."""
@@ -184,7 +201,7 @@ class SessionManager:
             if session is None or session.game_id != game_id:
                 return None
             previous, session.ping_message_id = session.ping_message_id, message_id
-            await self._store.save(session)
+            await self._save(session)
             return previous
 
     async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:
@@ -204,12 +221,11 @@ class SessionManager:
             return Outcome.refuse("You're already in this game.")
         if seat is None and len(session.seats) >= session.max_players:
             return Outcome.refuse(f"This game is full ({session.max_players} players).")
-        previous = session.dump()
         if seat is None:
             session.seats.append(Seat(user_id, name, team=team))
         else:
             seat.team = team
-        return await self._commit(session, [], previous=previous)
+        return await self._commit(session, [])
 
     async def leave(self, channel_id: int, user_id: int) -> Outcome:
         async with self._locked(channel_id) as session:
@@ -236,7 +252,6 @@ class SessionManager:
             return Outcome.refuse(f"You need at least {session.rules.min_players} players to start.")
         if teams is not None and len(set(teams)) < session.rules.teams:
             return Outcome.refuse(f"Every one of the {session.rules.teams} teams needs a player.")
-        previous = session.dump()
         dice = self._dice()
         dice_start = dice.state()
         try:
@@ -247,7 +262,7 @@ class SessionManager:
         session.dice_start = dice_start
         first = session.current_seat
         turn_for = first.user_id if first is not None and first.computer is None else None
-        return await self._commit(session, list(game.events), previous=previous, turn_for=turn_for)
+        return await self._commit(session, list(game.events), turn_for=turn_for)
 
     async def cancel(self, channel_id: int, user_id: int, *, moderator: bool = False) -> Outcome:
         """The host (or a moderator) closes a lobby or abandons a game: nothing is recorded."""
@@ -315,19 +330,17 @@ class SessionManager:
         """The last human out closes the lobby; a leaving host hands over to the next human."""
         if session.seat(user_id) is None:
             return Outcome.refuse("You're not in this lobby.")
-        previous = session.dump()
         session.seats = [s for s in session.seats if s.user_id != user_id]
         humans = [s.user_id for s in session.seats if s.computer is None]
         if not humans:
-            return await self._close(session, "empty", previous)
+            return await self._close(session, "empty")
         if user_id == session.host_id:
             session.host_id = humans[0]
-        return await self._commit(session, [], previous=previous)
+        return await self._commit(session, [])
 
-    async def _close(self, session: Session, reason: str, previous: str | None = None) -> Outcome:
-        previous = previous if previous is not None else session.dump()
+    async def _close(self, session: Session, reason: str) -> Outcome:
         session.stage, session.end_reason = "closed", reason
-        return await self._commit(session, [], previous=previous)
+        return await self._commit(session, [])
 
     async def _add_computer(self, session: Session, user_id: int, level: str) -> Outcome:
         if user_id != session.host_id:
@@ -336,10 +349,9 @@ class SessionManager:
             return Outcome.refuse(f"Computer levels are {', '.join(LEVELS)}.")
         if len(session.seats) >= session.max_players:
             return Outcome.refuse(f"This game is full ({session.max_players} players).")
-        previous = session.dump()
         number = sum(1 for seat in session.seats if seat.computer) + 1
         session.seats.append(Seat(-number, f"Computer {number} ({level})", computer=level))
-        return await self._commit(session, [], previous=previous)
+        return await self._commit(session, [])
 
     async def _turn_press(self, session: Session, seat: Seat, action: str, arg: str | None) -> Outcome:
         game = session.game
@@ -349,10 +361,9 @@ class SessionManager:
             position = _int(arg)
             if position is None or not 0 <= position < len(game.turn.roll):
                 return Outcome.refuse("That die is not on the table.")
-            previous = session.dump()
             chosen = set(session.selection) ^ {position}
             session.selection = tuple(sorted(chosen))
-            return await self._commit(session, [], previous=previous)
+            return await self._commit(session, [])
         keep = session.selection
         if action == "roll":
             return await self._apply(session, lambda g: g.roll(player, keep if g.phase == "choosing" else ()))
@@ -383,19 +394,15 @@ class SessionManager:
             ],
             rematch_of=game_id,
         )
-        finished = session.dump()  # a failed save puts the finished game back, so Rematch still works
         self._sessions[channel_id] = rematch
-        return await self._commit(rematch, [], previous=finished)
+        return await self._commit(rematch, [], replaces=session)  # on failure Rematch still works
 
     # ------------------------------------------------------------------ engine
 
-    async def _apply(
-        self, session: Session, act: Callable[[Game], list[Event]], previous: str | None = None
-    ) -> Outcome:
+    async def _apply(self, session: Session, act: Callable[[Game], list[Event]]) -> Outcome:
         """Run one engine action; its sentence becomes the refusal, and the state is left untouched."""
         game = session.game
         assert game is not None
-        previous = previous if previous is not None else session.dump()
         before = game.current_player
         try:
             events = act(game)
@@ -410,12 +417,17 @@ class SessionManager:
             session.reminded = False
             if current is not None and current.computer is None:
                 turn_for = current.user_id
-        return await self._commit(session, events, previous=previous, turn_for=turn_for)
+        return await self._commit(session, events, turn_for=turn_for)
 
     async def _commit(
-        self, session: Session, events: list[Event], *, previous: str | None, turn_for: int | None = None
+        self,
+        session: Session,
+        events: list[Event],
+        *,
+        turn_for: int | None = None,
+        replaces: Session | None = None,
     ) -> Outcome:
-        """Bump the version, persist, re-arm the timer; on a storage failure put the old state back."""
+        """Bump the version, persist, re-arm the timer; on a storage failure put the last saved state back."""
         session.version += 1
         session.remember(events)
         session.deadline = self._deadline(session)
@@ -423,19 +435,27 @@ class SessionManager:
             if session.stage == "closed":
                 await self._store.delete(session.channel_id)
             else:
-                await self._store.save(session)
+                await self._save(session)
         except Exception:
             log.exception("Could not save the session in channel %s", session.channel_id)
-            if previous is None:
-                self._sessions.pop(session.channel_id, None)
+            if replaces is not None:
+                self._sessions[session.channel_id] = replaces
+            elif session.saved is not None:
+                self._sessions[session.channel_id] = Session.load(session.saved)
             else:
-                self._sessions[session.channel_id] = Session.load(previous)
+                self._sessions.pop(session.channel_id, None)
             return Outcome.refuse("I couldn't save that, so nothing changed: please try again.")
         if session.stage == "closed":
             self._sessions.pop(session.channel_id, None)
         self._arm(session)
         self._wake_computer(session)
         return Outcome(snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for)
+
+    async def _save(self, session: Session) -> None:
+        """One serialisation per change: it is both what is stored and what a failed change rolls back to."""
+        state = session.dump()
+        await self._store.save(session, state)
+        session.saved = state
 
     def default_table(self) -> TableSettings:
         s = self._settings
@@ -456,54 +476,72 @@ class SessionManager:
     # ------------------------------------------------------------------ time
 
     def _arm(self, session: Session) -> None:
-        """One timer task per channel, replaced on every change (never cancelling the task calling us)."""
-        task = self._timers.pop(session.channel_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        if session.deadline is None or session.stage not in ("lobby", "playing"):
+        """Set the channel's next alarm: a half-time reminder, else the deadline itself."""
+        self._alarms.pop(session.channel_id, None)
+        if session.deadline is not None and session.stage in ("lobby", "playing"):
+            remind_at = session.deadline - session.table.turn_timeout / 2
+            current = session.current_seat
+            reminder = (
+                session.stage == "playing"
+                and not session.reminded
+                and current is not None
+                and current.computer is None
+                and self._clock.now() < remind_at  # a deadline missed while the bot was down: no reminder
+            )
+            kind: AlarmKind = "remind" if reminder else "expire"
+            when = remind_at if reminder else session.deadline
+            self._alarms[session.channel_id] = Alarm(when, kind, session.game_id, session.version)
+        self._reschedule()
+
+    def _reschedule(self) -> None:
+        """Keep one task asleep until the earliest alarm; restart it only when an earlier one appears."""
+        earliest = min((alarm.when for alarm in self._alarms.values()), default=None)
+        running = self._scheduler is not None and not self._scheduler.done()
+        if earliest is None or (running and self._wakes_at is not None and self._wakes_at <= earliest):
             return
-        self._timers[session.channel_id] = asyncio.create_task(
-            self._run_timer(session.channel_id, session.game_id, session.version, session.deadline),
-            name=f"farkle-timer-{session.channel_id}",
-        )
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+        self._scheduler = asyncio.create_task(self._run_alarms(), name="farkle-alarms")
 
-    async def _run_timer(self, channel_id: int, game_id: str, version: int, deadline: float) -> None:
-        session = self._sessions.get(channel_id)
-        if (
-            session is not None
-            and session.stage == "playing"
-            and not session.reminded
-            and self._clock.now() < deadline  # a deadline missed while the bot was down: no reminder
-        ):
-            await self._clock.sleep_until(deadline - session.table.turn_timeout / 2)
-            await self._publish(await self._remind(channel_id, game_id, version))
-        await self._clock.sleep_until(deadline)
-        await self._publish(await self._expire(channel_id, game_id, version))
+    async def _run_alarms(self) -> None:
+        """One task for every channel's timer, so thousands of games cost one sleeping task."""
+        while self._alarms:
+            self._wakes_at = min(alarm.when for alarm in self._alarms.values())
+            await self._clock.sleep_until(self._wakes_at)
+            now = self._clock.now()
+            for channel_id, alarm in [(c, a) for c, a in self._alarms.items() if a.when <= now]:
+                del self._alarms[channel_id]
+                ring = asyncio.create_task(self._ring(channel_id, alarm), name=f"farkle-alarm-{channel_id}")
+                self._ringing.add(ring)
+                ring.add_done_callback(self._ringing.discard)
+        self._wakes_at = None
 
-    async def _remind(self, channel_id: int, game_id: str, version: int) -> Outcome | None:
+    async def _ring(self, channel_id: int, alarm: Alarm) -> None:
         async with self._locked(channel_id) as session:
-            if session is None or session.game_id != game_id or session.version != version:
-                return None
-            current = session.current_seat
-            if current is None or current.computer is not None:
-                return None
-            session.reminded = True
-            try:
-                await self._store.save(session)
-            except Exception:  # only the reminder flag is lost: the timer must live on to the timeout
-                log.exception("Could not save the reminder in channel %s", channel_id)
-            return Outcome(snapshot=session.snapshot(), reminder_for=current.user_id)
+            if session is None or session.game_id != alarm.game_id or session.version != alarm.version:
+                return
+            outcome = await (self._remind(session) if alarm.kind == "remind" else self._expire(session))
+        await self._publish(outcome)
 
-    async def _expire(self, channel_id: int, game_id: str, version: int) -> Outcome | None:
-        async with self._locked(channel_id) as session:
-            if session is None or session.game_id != game_id or session.version != version:
-                return None
-            if session.stage == "lobby":
-                return await self._close(session, "expired")
-            current = session.current_seat
-            if current is None:
-                return None
-            return await self._apply(session, lambda game: game.timeout(current.player_id))
+    async def _remind(self, session: Session) -> Outcome | None:
+        current = session.current_seat
+        if current is None:
+            return None
+        session.reminded = True
+        self._arm(session)
+        try:
+            await self._save(session)
+        except Exception:  # only the reminder flag is lost: the timeout alarm is already set
+            log.exception("Could not save the reminder in channel %s", session.channel_id)
+        return Outcome(snapshot=session.snapshot(), reminder_for=current.user_id)
+
+    async def _expire(self, session: Session) -> Outcome | None:
+        if session.stage == "lobby":
+            return await self._close(session, "expired")
+        current = session.current_seat
+        if current is None:
+            return None
+        return await self._apply(session, lambda game: game.timeout(current.player_id))
 
     # ------------------------------------------------------------------ computer players
 

@@ -118,6 +118,7 @@ class Session:
     started_at: float | None = None
     ended_at: float | None = None
     dice_start: dict[str, Any] | None = None
+    saved: str | None = field(default=None, repr=False, compare=False)  # the last committed dump()
 
     @property
     def max_players(self) -> int:
@@ -227,16 +228,18 @@ class Session:
     @classmethod
     def load(cls, text: str) -> Session:
         data = json.loads(text)
+        game = Game.from_json(data["game"]) if data["game"] else None
         return cls(
             game_id=data["game_id"],
             guild_id=data["guild_id"],
             channel_id=data["channel_id"],
             host_id=data["host_id"],
-            rules=Ruleset.model_validate(data["rules"]),
+            # The game's ruleset is shared by every game with those rules, with its scoring tables built.
+            rules=game.rules if game else Ruleset.model_validate(data["rules"]),
             table=TableSettings(**data["table"]),
             seats=[Seat(**seat) for seat in data["seats"]],
             stage=data["stage"],
-            game=Game.from_json(data["game"]) if data["game"] else None,
+            game=game,
             version=data["version"],
             board_message_id=data["board_message_id"],
             ping_message_id=data["ping_message_id"],
@@ -249,4 +252,5 @@ class Session:
             end_reason=data["end_reason"],
             started_at=data["started_at"],
             ended_at=data["ended_at"],
+            saved=text,
         )

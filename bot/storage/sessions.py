@@ -14,14 +14,14 @@ class SqliteSessionStore:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
-    async def save(self, session: Session) -> None:
+    async def save(self, session: Session, state: str | None = None) -> None:
         """The session's new state; a game that just ended is archived in the same transaction."""
         async with transaction(self._db):
             if session.stage == "over" and session.ended_at is not None:
                 await write_record(self._db, record_of(session, session.ended_at))
-            await self._upsert(session)
+            await self._upsert(session, state or session.dump())
 
-    async def _upsert(self, session: Session) -> None:
+    async def _upsert(self, session: Session, state: str) -> None:
         await self._db.execute(
             "INSERT INTO sessions"
             " (channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state)"
@@ -38,7 +38,7 @@ class SqliteSessionStore:
                 session.version,
                 session.board_message_id,
                 session.deadline,
-                session.dump(),
+                state,
             ),
         )
 

@@ -53,10 +53,10 @@ class MemoryStore:
         self.rows: dict[int, str] = {}
         self.failures = 0
 
-    async def save(self, session: Session) -> None:
+    async def save(self, session: Session, state: str | None = None) -> None:
         await asyncio.sleep(0)  # a real store gives the event loop a turn while it writes
         self._maybe_fail()
-        self.rows[session.channel_id] = session.dump()
+        self.rows[session.channel_id] = state or session.dump()
 
     async def delete(self, channel_id: int) -> None:
         await asyncio.sleep(0)
