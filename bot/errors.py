@@ -15,6 +15,14 @@ class UserFacingError(Exception):
     """A refusal whose message is written for the person who pressed or typed."""
 
 
+# Discord's settings screens use these names, not the API's.
+_PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage Messages"}
+
+
+def _permissions(names: list[str]) -> str:
+    return ", ".join(_PERMISSION_NAMES.get(name, name.replace("_", " ").title()) for name in names)
+
+
 def explain(error: BaseException) -> str | None:
     """The sentence for a known failure, or None when it is a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -24,11 +32,9 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Farkle is played in a server channel, not in direct messages."
     if isinstance(error, app_commands.MissingPermissions):
-        needed = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"You need the {needed} permission to do that."
+        return f"You need the {_permissions(error.missing_permissions)} permission to do that."
     if isinstance(error, app_commands.BotMissingPermissions):
-        needed = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"I need the {needed} permission in this channel to do that."
+        return f"I need the {_permissions(error.missing_permissions)} permission in this channel to do that."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):

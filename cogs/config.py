@@ -26,7 +26,7 @@ from bot.config import (
 from bot.engine import PRESET_NAMES
 from bot.errors import reply_ephemeral
 from bot.render.config import change_embed, config_embed, history_embed
-from cogs.stats import _confirm
+from bot.render.confirm import ask_to_confirm
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -110,7 +110,7 @@ class Config(
     @app_commands.command(description="Put every rule and setting back to the bot's defaults")
     async def reset(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        confirming = await _confirm(
+        confirming = await ask_to_confirm(
             interaction,
             "Reset",
             "Reset this server's Farkle rules and settings to the defaults? Saved rulesets are kept.",

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.confirm import Confirm
+from bot.render.confirm import ask_to_confirm
 from bot.render.stats import (
     PAGE_SIZE,
     history_embed,
@@ -131,7 +131,7 @@ class StatsCommands(commands.Cog):
             "This deletes your Farkle statistics in every server and replaces your name in past games. "
             "It cannot be undone."
         )
-        confirmed = await _confirm(interaction, "Delete my statistics", warning)
+        confirmed = await ask_to_confirm(interaction, "Delete my statistics", warning)
         if confirmed is not None:
             async with transaction(self.bot.db):
                 await results.forget_member(self.bot.db, interaction.user.id)
@@ -148,22 +148,10 @@ class StatsCommands(commands.Cog):
         warning = (
             "This deletes every member's statistics in this server; game history stays. It cannot be undone."
         )
-        confirmed = await _confirm(interaction, "Reset the leaderboard", warning)
+        confirmed = await ask_to_confirm(interaction, "Reset the leaderboard", warning)
         if confirmed is not None:
             async with transaction(self.bot.db):
                 await results.reset_leaderboard(self.bot.db, interaction.guild_id, self.bot.clock.now())
             await confirmed.response.edit_message(
                 content="Done: the leaderboard starts from zero.", view=None
             )
-
-
-async def _confirm(interaction: discord.Interaction, label: str, warning: str) -> discord.Interaction | None:
-    """Ask privately; the confirming press (to answer) or None when cancelled or ignored."""
-    view = Confirm(interaction.user.id, label=label)
-    await interaction.response.send_message(warning, view=view, ephemeral=True)
-    await view.wait()
-    if view.confirmed:
-        return view.interaction
-    if view.interaction is not None:
-        await view.interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
-    return None

@@ -27,3 +27,17 @@ class Confirm(discord.ui.View):
     async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
         self.confirmed, self.interaction = False, interaction
         self.stop()
+
+
+async def ask_to_confirm(
+    interaction: discord.Interaction, label: str, warning: str
+) -> discord.Interaction | None:
+    """Ask privately; the confirming press (to answer) or None when cancelled or ignored."""
+    view = Confirm(interaction.user.id, label=label)
+    await interaction.response.send_message(warning, view=view, ephemeral=True)
+    await view.wait()
+    if view.confirmed:
+        return view.interaction
+    if view.interaction is not None:
+        await view.interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
+    return None

@@ -136,8 +136,10 @@ def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
             current.append(f"kept {''.join(str(d) for d in event.dice)} (+{event.points}) →")
         else:
             line = describe(event, name_of)
-            if line:
+            if line and current:
                 current.append(f"| {line}")
+            elif line:
+                lines.append(line)  # the roll-off, before the first turn
     if current:
         lines.append(" ".join(current))
     return lines

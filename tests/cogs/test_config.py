@@ -97,7 +97,7 @@ async def test_members_without_manage_server_neither_see_nor_run_it(
     table.guild.set_command_permissions(command, {table.ana: True})
     result = await table.ana.slash(table.channel, "farkle-config set", option="target", value="5000")
     assert result.ephemeral and result.response is not None
-    assert result.response.content == "You need the Manage Guild permission to do that."
+    assert result.response.content == "You need the Manage Server permission to do that."
     assert [type(e).__name__ for e in table.env.errors] == ["MissingPermissions"]
     assert (await table.env.bot.config.get(table.guild.id)).ruleset.target == 10000
 

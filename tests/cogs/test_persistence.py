@@ -394,7 +394,7 @@ async def test_history_and_replay(table: Table, dice: Dice) -> None:
     text = replayed.response.content
     assert text.startswith("```\n") and text.endswith("\n```")
     turns = text.strip("`\n").splitlines()
-    assert turns[0] == "| 🎲 ana won the roll-off (6, 2) and starts"
+    assert turns[0] == "🎲 ana won the roll-off (6, 2) and starts"
     assert turns[1].startswith(
         "1. ana: rolled 111111 kept 111111 (+2000) → | 🔥 ana has hot dice! rolled 111111"
     )
@@ -432,7 +432,7 @@ async def test_forget_me_asks_first(table: Table, dice: Dice, env: simcord.Env) 
     game_id = (history.description or "").split("`")[1]
     replayed = await table.ben.slash(table.channel, "farkle replay", game=game_id)
     assert replayed.response is not None and replayed.response.content.startswith(
-        "```\n| 🎲 Forgotten player won the roll-off (6, 2) and starts\n1. Forgotten player: rolled"
+        "```\n🎲 Forgotten player won the roll-off (6, 2) and starts\n1. Forgotten player: rolled"
     )
 
 
@@ -440,7 +440,7 @@ async def test_reset_leaderboard_needs_manage_server(table: Table, dice: Dice, e
     await finish_quickly(table, dice)
     refused_reset = await table.ana.slash(table.channel, "farkle reset-leaderboard")
     assert refused_reset.ephemeral and refused_reset.response is not None
-    assert refused_reset.response.content == "You need the Manage Guild permission to do that."
+    assert refused_reset.response.content == "You need the Manage Server permission to do that."
     assert [type(e).__name__ for e in env.errors] == ["MissingPermissions"]
 
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))

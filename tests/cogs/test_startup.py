@@ -83,5 +83,5 @@ async def test_known_error_gets_a_clear_ephemeral_answer(
         ana = env.guild.add_member(env.create_user("ana"))
         result = await ana.slash(channel, "admin-only")
         assert result.ephemeral and result.response is not None
-        assert result.response.content == "You need the Manage Guild permission to do that."
+        assert result.response.content == "You need the Manage Server permission to do that."
         assert [type(e) for e in env.errors] == [app_commands.MissingPermissions]
