@@ -7,6 +7,11 @@ import simcord
 
 BOARD_TITLE = "🎲 Farkle"
 
+# Scripted rolls the tests reuse.
+ROLL_OFF = (6, 2)  # two seats: the first (ana, the host) starts
+SIX_ONES = (1, 1, 1, 1, 1, 1)
+FARKLE = (2, 3, 4, 6, 2, 3)  # scores nothing under any preset
+
 
 def board_message(channel: simcord.ChannelHandle) -> discord.Message:
     """The newest lobby, board or results message: what a player scrolls to."""

@@ -19,6 +19,9 @@ from bot.storage import transaction
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
+    FARKLE,
+    ROLL_OFF,
+    SIX_ONES,
     act,
     big_turn,
     board_message,
@@ -32,10 +35,6 @@ from tests.cogs.play import (
     refused,
     title,
 )
-
-ROLL_OFF = (6, 2)
-SIX_ONES = (1, 1, 1, 1, 1, 1)
-FARKLE = (2, 3, 4, 6, 2, 3)
 
 MakeBot = Callable[[], FarkleBot]
 

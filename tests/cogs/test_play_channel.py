@@ -8,6 +8,9 @@ import simcord
 
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
+    FARKLE,
+    ROLL_OFF,
+    SIX_ONES,
     act,
     big_turn,
     board_message,
@@ -22,10 +25,6 @@ from tests.cogs.play import (
     refused,
     title,
 )
-
-ROLL_OFF = (6, 2)
-SIX_ONES = (1, 1, 1, 1, 1, 1)
-FARKLE = (2, 3, 4, 6, 2, 3)
 
 
 def players(channel: simcord.ChannelHandle) -> list[str]:

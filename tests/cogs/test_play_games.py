@@ -6,6 +6,8 @@ import pytest
 
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
+    FARKLE,
+    SIX_ONES,
     act,
     big_turn,
     board_message,
@@ -21,9 +23,7 @@ from tests.cogs.play import (
     title,
 )
 
-SIX_ONES = (1, 1, 1, 1, 1, 1)
 SIX_TWOS = (2, 2, 2, 2, 2, 2)
-FARKLE = (2, 3, 4, 6, 2, 3)  # scores nothing under any preset
 ROLL_OFF = {2: (6, 2), 3: (6, 2, 3)}  # the first seat (ana, the host) starts
 
 # Six dice that score with every die, rolled again and again on hot dice until the target is passed.

@@ -6,6 +6,7 @@ import simcord
 
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
+    ROLL_OFF,
     act,
     board_message,
     buttons,
@@ -22,7 +23,6 @@ from tests.cogs.play import (
     refused,
 )
 
-ROLL_OFF = (6, 2)
 OUTDATED = "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
 
 
