@@ -131,20 +131,18 @@ class SessionManager:
     async def hint(self, channel_id: int, game_id: str, user_id: int) -> Advice | str:
         """The expert's advice for the player to move, or why there is none. Changes nothing."""
         session = self._sessions.get(channel_id)
-        if (
-            session is None
-            or session.game_id != game_id
-            or session.stage != "playing"
-            or session.game is None
-        ):
-            return "This game is over."
-        if not session.table.hints:
-            return "Hints are turned off on this server."
-        current = session.current_seat
-        if current is None or current.user_id != user_id:
-            return f"Hints are for the player whose turn it is ({current.name if current else 'nobody'})."
-        await self._ensure_policies(session.rules)
-        return advise(session.game)
+        if session is not None:
+            await self._ensure_policies(session.rules)  # before the lock: a first solve takes a moment
+        async with self._locked(channel_id) as session:
+            game = session.game if session is not None and session.game_id == game_id else None
+            if session is None or game is None or session.stage != "playing":
+                return "This game is over."
+            if not session.table.hints:
+                return "Hints are turned off on this server."
+            current = session.current_seat
+            if current is None or current.user_id != user_id:
+                return f"Hints are for the player whose turn it is ({current.name if current else 'nobody'})."
+            return advise(game)
 
     async def close(self) -> None:
         tasks = [*self._computers.values(), *self._ringing, *([self._scheduler] if self._scheduler else [])]
