@@ -13,8 +13,6 @@ import discord
 import simcord
 
 from bot.client import FarkleBot
-from bot.engine import Ruleset
-from bot.sessions.records import GameRecord, PlayerRecord
 from bot.storage import transaction
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
@@ -35,6 +33,7 @@ from tests.cogs.play import (
     refused,
     title,
 )
+from tests.records import player, synthetic
 
 MakeBot = Callable[[], FarkleBot]
 
@@ -237,38 +236,6 @@ async def test_a_rematch_after_a_restart(
 # ---------------------------------------------------------------------- statistics commands
 
 
-def member_record(game_id: str, ended_at: float, *players: tuple[int, str, int, bool]) -> GameRecord:
-    return GameRecord(
-        game_id=game_id,
-        guild_id=0,
-        channel_id=0,
-        rules_json=Ruleset.preset("classic").model_dump_json(),
-        dice_start_json="{}",
-        actions_json="[]",
-        started_at=ended_at - 600,
-        ended_at=ended_at,
-        end_reason="target",
-        players=tuple(
-            PlayerRecord(
-                seat=seat,
-                user_id=user_id,
-                name=name,
-                computer=None,
-                team=None,
-                placement=1 if won else 2,
-                won=won,
-                final_bank=points,
-                turns=4,
-                points=points,
-                best_turn=points // 2,
-                farkles=1,
-                hot_dice=0,
-            )
-            for seat, (user_id, name, points, won) in enumerate(players)
-        ),
-    )
-
-
 async def seed_leaderboard(env: simcord.Env, table: Table) -> None:
     """26 ranked members: m01…m25 banked 1,000 × their number, ana 12,500 (14th on points)."""
     bot = farkle(env)
@@ -277,9 +244,14 @@ async def seed_leaderboard(env: simcord.Env, table: Table) -> None:
     async with transaction(bot.db):
         for index in range(0, len(members), 2):
             low, high = sorted(members[index : index + 2], key=lambda m: m[2])
-            record = member_record(f"seed{index:02d}", ended, (*high, True), (*low, False))
-            record = GameRecord(
-                **{**vars(record), "guild_id": table.guild.id, "channel_id": table.channel.id}
+            (winner, winner_name, winner_points), (loser, loser_name, loser_points) = high, low
+            record = synthetic(
+                f"seed{index:02d}",
+                player(winner, name=winner_name, points=winner_points, best=winner_points // 2, won=True),
+                player(loser, name=loser_name, points=loser_points, best=loser_points // 2),
+                ended_at=ended,
+                guild=table.guild.id,
+                channel=table.channel.id,
             )
             assert await write_record(bot.db, record)
 

@@ -6,6 +6,7 @@ import asyncio
 import shutil
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -32,6 +33,7 @@ from bot.storage.results import (
     write_record,
 )
 from bot.storage.sessions import SqliteSessionStore
+from tests import records as factories
 
 GUILD = 1
 OTHER_GUILD = 2
@@ -101,47 +103,12 @@ def computer(number: int = 1) -> Seat:
     return Seat(-number, f"Computer {number} (normal)", computer="normal")
 
 
-def player(
-    user_id: int,
-    *,
-    won: bool = False,
-    points: int = 0,
-    best: int = 0,
-    placement: int | None = None,
-    name: str | None = None,
-) -> PlayerRecord:
-    return PlayerRecord(
-        seat=0,
-        user_id=user_id,
-        name=name or NAMES.get(user_id, f"member{user_id:03d}"),
-        computer=None,
-        team=None,
-        placement=placement if placement is not None else (1 if won else 2),
-        won=won,
-        final_bank=points,
-        turns=3,
-        points=points,
-        best_turn=best,
-        farkles=1,
-        hot_dice=0,
-    )
+def player(user_id: int, *, name: str | None = None, **numbers: Any) -> PlayerRecord:
+    return factories.player(user_id, name=name or NAMES.get(user_id), **numbers)
 
 
 def synthetic(game_id: str, *players: PlayerRecord, ended_at: float = NOW, guild: int = GUILD) -> GameRecord:
-    """A game record with exactly the numbers a test needs (its action log is not replayable)."""
-    seated = tuple(PlayerRecord(**{**vars(p), "seat": index}) for index, p in enumerate(players))
-    return GameRecord(
-        game_id=game_id,
-        guild_id=guild,
-        channel_id=10,
-        rules_json=Ruleset.preset("classic").model_dump_json(),
-        dice_start_json="{}",
-        actions_json="[]",
-        started_at=ended_at - 600,
-        ended_at=ended_at,
-        end_reason="target",
-        players=seated,
-    )
+    return factories.synthetic(game_id, *players, ended_at=ended_at, guild=guild)
 
 
 async def write(db: aiosqlite.Connection, *games: GameRecord) -> None:
