@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -61,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(
             "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (see .env.example)."
         )
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"farkle-bot: could not reach Discord ({error}); check the network.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

@@ -48,3 +48,14 @@ def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Pa
     assert versions and versions[0] == 1
     again = run_bot(tmp_path, "migrate", DATABASE_PATH=str(db_path))
     assert again.returncode == 0 and "up to date" in again.stdout
+
+
+def test_unreachable_or_rejecting_discord_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    token = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30  # the right shape, but no real bot's token
+    result = run_bot(tmp_path, DISCORD_TOKEN=token, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
+    assert "Traceback" not in result.stderr
+    # Offline (as in CI) the bot cannot reach Discord; online, Discord rejects the token.
+    expected = {1: "could not reach Discord", 2: "Discord rejected DISCORD_TOKEN"}
+    assert result.returncode in expected
+    assert expected[result.returncode] in result.stderr
+    assert token not in result.stderr
