@@ -139,6 +139,8 @@ def board(snapshot: Snapshot) -> Rendered:
     if snapshot.deadline and current and not current.computer:
         status.append(f"⏱️ <t:{int(snapshot.deadline)}:R>")
     embed.description = " · ".join(status)
+    if preview.bank_blocked and turn.roll:
+        embed.description += f"\n🔒 {preview.bank_blocked}"  # why Bank is disabled for this selection
     if turn.roll:
         picked = " ".join("✅" if i in snapshot.selection else "⬛" for i in range(len(turn.roll)))
         embed.add_field(name="Roll", value=f"{dice_line(turn.roll)}\n{picked}", inline=False)

@@ -118,11 +118,13 @@ async def test_bank_is_disabled_below_the_entry_minimum(table: Table, dice: Dice
     board = board_message(table.channel)
     assert labels(board)["bank"] == "Bank 100"
     assert "bank" in disabled(board) and "roll" not in disabled(board)
+    assert "🔒 You need 500 to get on the board." in description(board)  # says why Bank is off
 
     await act(table.ana, table.channel, "roll")
     await keep(table.ana, table.channel, 0, 1, 2)
     board = board_message(table.channel)
     assert labels(board)["bank"] == "Bank 600" and "bank" not in disabled(board)
+    assert "🔒" not in description(board)
     await act(table.ana, table.channel, "bank")
     standings = field(board_message(table.channel), "Standings")
     assert "**ana** · 600" in standings and "ana** · 600 · not on the board" not in standings
