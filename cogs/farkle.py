@@ -69,21 +69,22 @@ class Farkle(
         await self._announce(outcome)
 
     async def _announce(self, outcome: Outcome) -> None:
+        """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself."""
         snapshot = outcome.snapshot
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
-        if outcome.reminder_for is not None:
-            half = snapshot.turn_timeout // 2
-            await _ping(channel, outcome.reminder_for, f"⏳ {half} seconds left on your turn!")
-        if outcome.turn_for is None:
-            return
-        ping = await _ping(channel, outcome.turn_for, "🎲 it's your turn!")
-        previous = await self.manager.attach_ping(snapshot.channel_id, snapshot.game_id, ping.id)
-        if previous is not None:
-            try:
+        try:
+            if outcome.reminder_for is not None:
+                half = snapshot.turn_timeout // 2
+                await _ping(channel, outcome.reminder_for, f"⏳ {half} seconds left on your turn!")
+            if outcome.turn_for is None:
+                return
+            ping = await _ping(channel, outcome.turn_for, "🎲 it's your turn!")
+            previous = await self.manager.attach_ping(snapshot.channel_id, snapshot.game_id, ping.id)
+            if previous is not None:
                 await channel.get_partial_message(previous).delete()
-            except discord.HTTPException:
-                log.debug("Previous turn ping %s was already gone", previous)
+        except discord.HTTPException as error:
+            log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
 
     async def _edit_board(self, channel_id: int, message_id: int, rendered: Rendered) -> None:
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)

@@ -6,6 +6,7 @@ import simcord
 
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
+    FARKLE,
     ROLL_OFF,
     act,
     board_message,
@@ -220,3 +221,16 @@ async def test_a_press_on_an_outdated_board_is_refused_and_not_applied(
     board = board_message(table.channel)
     assert field(board, "Roll").startswith("1️⃣ 2️⃣ 3️⃣ 4️⃣ 6️⃣ 6️⃣"), "the old press rolled nothing"
     assert dice.unused == 0
+
+
+async def test_a_channel_refusing_the_turn_ping_does_not_spoil_the_move(table: Table, dice: Dice) -> None:
+    dice.script(ROLL_OFF, FARKLE)
+    await open_game(table.channel, table.ana, table.ben)
+    table.env.inject_error(
+        "POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions"
+    )
+    result = await press(table.ana, table.channel, "roll")  # a Farkle: ben's turn, whose ping is refused
+    assert not result.ephemeral, "the move itself succeeded and is shown"
+    assert [f.content for f in result.followups] == [], "and nobody is told something went wrong"
+    assert "ben's turn" in description(board_message(table.channel))
+    assert not any("ben" in ping for ping in pings(table.channel))
