@@ -8,10 +8,10 @@ from typing import Any
 import discord
 
 from bot.engine import Game
+from bot.render.board import GOLD
 from bot.render.words import describe, points
 from bot.storage.results import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 
-GOLD = discord.Colour.gold()
 PAGE_SIZE = 10
 METRIC_NAMES: dict[Metric, str] = {
     "rating": "Rating",
