@@ -108,13 +108,8 @@ class StatsCommands(commands.Cog):
                 f"No finished game `{game}` in this server.", ephemeral=True
             )
             return
-        players = [str(user_id) for user_id, _, _ in archived.seats]
-        teams = (
-            [(team or 1) - 1 for _, _, team in archived.seats]
-            if any(t for _, _, t in archived.seats)
-            else None
-        )
-        rebuilt = replay(archived.rules_json, archived.dice_start_json, archived.actions_json, players, teams)
+        seats = [(user_id, team) for user_id, _, team in archived.seats]
+        rebuilt = replay(archived.rules_json, archived.dice_start_json, archived.actions_json, seats)
         names = {str(user_id): name for user_id, name, _ in archived.seats}
         text = "\n".join(replay_lines(rebuilt, names))
         if len(text) <= REPLAY_INLINE_LIMIT:

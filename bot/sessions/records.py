@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine import Action, Event, Game, Ruleset
-from bot.sessions.session import Session
+from bot.sessions.session import Session, engine_teams
 
 
 @dataclass(frozen=True)
@@ -50,15 +51,16 @@ class GameRecord:
 
 
 def replay(
-    rules_json: str, dice_start_json: str, actions_json: str, players: list[str], teams: list[int] | None
+    rules_json: str, dice_start_json: str, actions_json: str, seats: Sequence[tuple[int, int | None]]
 ) -> Game:
-    """The archived game, rebuilt move by move (its `events` are the full story)."""
+    """The archived game, rebuilt move by move from its seats' (user id, team); its `events` tell all."""
+    rules = Ruleset.model_validate_json(rules_json)
     return Game.replay(
-        Ruleset.model_validate_json(rules_json),
-        players,
+        rules,
+        [str(user_id) for user_id, _ in seats],
         json.loads(dice_start_json),
         [Action.from_dict(a) for a in json.loads(actions_json)],
-        teams,
+        engine_teams(rules, [team for _, team in seats]),
     )
 
 
@@ -89,8 +91,8 @@ def record_of(session: Session, ended_at: float) -> GameRecord:
     rules_json = session.rules.model_dump_json()
     dice_start_json = json.dumps(session.dice_start)
     actions_json = json.dumps([a.to_dict() for a in game.history])
-    seats = [s.player_id for s in session.seats]
-    events = replay(rules_json, dice_start_json, actions_json, seats, session.engine_teams()).events
+    seats = [(s.user_id, s.team) for s in session.seats]
+    events = replay(rules_json, dice_start_json, actions_json, seats).events
     players = []
     for seat_index, seat in enumerate(session.seats):
         turns, points, best, farkles, hot = _per_player(events, seat.player_id)

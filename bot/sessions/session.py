@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -17,6 +18,11 @@ RECENT_EVENTS = 12
 def new_game_id() -> str:
     """Short, unguessable and safe inside a component custom id."""
     return secrets.token_hex(5)
+
+
+def engine_teams(rules: Ruleset, teams: Sequence[int | None]) -> list[int] | None:
+    """Seats' teams as the engine numbers them (from 0); buttons and boards number them from 1."""
+    return [(team or 1) - 1 for team in teams] if rules.teams else None
 
 
 @dataclass(frozen=True)
@@ -125,8 +131,7 @@ class Session:
         return min(self.rules.max_players, self.table.max_players)
 
     def engine_teams(self) -> list[int] | None:
-        """Seats' teams as the engine numbers them (from 0); buttons and boards number them from 1."""
-        return [(seat.team or 1) - 1 for seat in self.seats] if self.rules.teams else None
+        return engine_teams(self.rules, [seat.team for seat in self.seats])
 
     def seat(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -412,8 +412,7 @@ async def test_forget_member(db: aiosqlite.Connection) -> None:
         archived.rules_json,
         archived.dice_start_json,
         archived.actions_json,
-        [str(user) for user, _, _ in archived.seats],
-        None,
+        [(user, team) for user, _, team in archived.seats],
     )
     assert session.game is not None
     assert game.result == session.game.result
