@@ -25,6 +25,7 @@ from bot.config import (
 )
 from bot.engine import PRESET_NAMES
 from bot.errors import reply_ephemeral
+from bot.render.choices import matching
 from bot.render.config import change_embed, config_embed, history_embed
 from bot.render.confirm import ask_to_confirm
 
@@ -36,11 +37,6 @@ Choices = list[app_commands.Choice[str]]
 
 def _editor(interaction: discord.Interaction) -> Editor:
     return Editor(interaction.user.id, interaction.user.display_name)
-
-
-def _choices(names: list[str], typed: str) -> Choices:
-    typed = typed.strip().lower()
-    return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]
 
 
 @app_commands.guild_only()
@@ -101,7 +97,7 @@ class Config(
     @set.autocomplete("value")
     async def _value_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         option = str(getattr(interaction.namespace, "option", "") or "")
-        matches = _choices(list(option_choices(option)), current)
+        matches = matching(option_choices(option), current)
         typed, allowed = current.strip(), option_allowed(option)
         if typed and allowed and all(choice.value != typed for choice in matches):
             matches.insert(0, app_commands.Choice(name=f"{typed} ({allowed})"[:100], value=typed[:100]))
@@ -145,12 +141,12 @@ class Config(
     @delete.autocomplete("name")
     async def _saved_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         assert interaction.guild_id is not None
-        return _choices(list(await self.config.named(interaction.guild_id)), current)
+        return matching(await self.config.named(interaction.guild_id), current)
 
     @default.autocomplete("name")
     async def _rules_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         assert interaction.guild_id is not None
-        return _choices(await self.config.rules_names(interaction.guild_id), current)
+        return matching(await self.config.rules_names(interaction.guild_id), current)
 
     @app_commands.command(description="Who changed which setting, and when")
     async def history(self, interaction: discord.Interaction) -> None:

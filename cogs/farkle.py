@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.client import FarkleBot
 from bot.errors import reply_ephemeral, report_error
 from bot.render.board import Rendered, help_embed, hint_text, moved_board, render, rules_embed
+from bot.render.choices import matching
 from bot.render.components import ButtonRef
 from bot.render.words import points
 from bot.sessions.manager import Outcome
@@ -171,9 +172,7 @@ class Farkle(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         assert interaction.guild_id is not None
-        typed = current.strip().lower()
-        names = await self.bot.config.rules_names(interaction.guild_id)
-        return [app_commands.Choice(name=name, value=name) for name in names if typed in name][:25]
+        return matching(await self.bot.config.rules_names(interaction.guild_id), current)
 
     @app_commands.command(description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
