@@ -60,4 +60,4 @@ async def show_lobby_in_thread(
     )
     rendered = render(snapshot)
     message = await thread.send(embed=rendered.embed, view=rendered.view)
-    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)

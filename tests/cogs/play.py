@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 import simcord
 
@@ -22,12 +24,13 @@ def board_message(channel: simcord.ChannelHandle) -> discord.Message:
 
 
 def buttons(message: discord.Message) -> dict[str, discord.Button]:
-    """Buttons by custom id tail ("roll", "bank", "die:0", ...)."""
+    """Buttons by custom id tail ("roll", "bank", "join", ...); die N is "die:N" (it picks or drops)."""
     found: dict[str, discord.Button] = {}
     for row in message.components:
         for item in getattr(row, "children", []):
             if isinstance(item, discord.Button) and item.custom_id:
-                found[item.custom_id.split(":", 3)[3]] = item
+                action = item.custom_id.split(":", 3)[3]
+                found[re.sub(r"^(pick|drop):", "die:", action)] = item
     return found
 
 

@@ -208,9 +208,9 @@ async def test_the_final_press_repeated_and_the_session_saved_again_record_once(
     await act(table.ben, table.channel, "roll")
     assert await recorded(env) == (1, 2)
 
-    _, game_id, version, action = final.split(":")
+    _, game_id, seq, action = final.split(":")
     retried = await farkle(env).sessions.press(
-        table.channel.id, game_id, int(version), table.ben.id, "ben", action, None
+        table.channel.id, game_id, seq, table.ben.id, "ben", action, None
     )
     assert retried.refusal == "This game is over."
     await table.ana.slash(table.channel, "farkle board")  # re-posting the board saves the session again
