@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import discord
 import simcord
+
+from bot.client import FarkleBot
 
 BOARD_TITLE = "🎲 Farkle"
 
@@ -118,3 +121,23 @@ def latest(channel: simcord.ChannelHandle) -> str:
 
 def disabled(message: discord.Message) -> set[str]:
     return {key for key, button in buttons(message).items() if button.disabled}
+
+
+MakeBot = Callable[[], FarkleBot]
+
+
+def farkle(env: simcord.Env) -> FarkleBot:
+    bot = env.bot
+    assert isinstance(bot, FarkleBot)
+    return bot
+
+
+async def restart(env: simcord.Env, make_bot: MakeBot) -> None:
+    """A deploy: a fresh bot on the same database; the old one is closed like a stopped process.
+
+    SimCord's `restart_bot` detaches the old bot without closing it, and its aiosqlite thread would
+    keep the test process alive at exit.
+    """
+    old = farkle(env)
+    await env.restart_bot(make_bot())
+    await old.close()

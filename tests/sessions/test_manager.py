@@ -352,3 +352,38 @@ async def test_a_failed_save_during_the_reminder_does_not_stop_the_timeout(h: Ha
     await h.clock.advance(60)
     await h.clock.advance(60)
     assert h.snapshot.current == BEN, "the turn still timed out"
+
+
+# ---------------------------------------------------------------------- restore
+
+
+async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    ok(await h.press(ANA, "roll"))
+    h.store.rows[CHANNEL + 1] = h.store.rows[CHANNEL].replace('"seats"', '"seatz"')
+    h.store.rows[CHANNEL + 2] = "{not json"
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+
+    restored = await fresh.restore()
+
+    assert restored.unreadable == (CHANNEL + 1, CHANNEL + 2)
+    assert [s.channel_id for s in restored.sessions] == [CHANNEL]
+    assert restored.behind == (CHANNEL,), "its board was never marked as shown"
+    await fresh.close()
+
+
+async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    ok(await h.press(ANA, "roll"))
+    await h.manager.attach_board(CHANNEL, h.snapshot.game_id, 555, h.snapshot.version)
+    await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556)
+    ok(await h.press(ANA, "die", "0"))
+    await h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version - 1)  # a late, older edit
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    assert (await fresh.restore()).behind == (CHANNEL,)
+
+    await h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version)
+    again = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    assert (await again.restore()).behind == ()
+    await fresh.close()
+    await again.close()
