@@ -101,6 +101,8 @@ class Farkle(
             return
         if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
             await self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
+        else:  # pressed on an older copy whose retirement failed: the board players follow moves too
+            await self.redraw(snapshot, rendered)
 
     async def show_unprompted(self, outcome: Outcome) -> None:
         """Timers and computer players change games with nobody pressing: edit the board by id."""

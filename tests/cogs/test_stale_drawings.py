@@ -104,3 +104,17 @@ async def test_lobby_buttons_keep_their_ids_while_players_join(table: Table) -> 
     result = await table.cy.click(drawing, custom_id=join)  # cy's screen still shows the empty lobby
     assert not result.ephemeral
     assert buttons(board_message(table.channel))["join"].custom_id == join
+
+
+async def test_a_press_on_an_old_copy_of_the_board_moves_the_board_players_follow(
+    table: Table, dice: Dice
+) -> None:
+    """`/farkle board` could not take the buttons off the old copy: a press there in the same roll
+    counts, and the newest board shows it too."""
+    await rolled(table, dice)
+    old = board_message(table.channel)
+    table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{old.id}")
+    await table.ana.slash(table.channel, "farkle board")
+    result = await table.ana.click(old, custom_id=buttons(old)["die:0"].custom_id)
+    assert not result.ephemeral
+    assert selected(table) == {0}, "the newest board shows the die picked on the old copy"
