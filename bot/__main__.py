@@ -11,7 +11,7 @@ import discord
 from pydantic import ValidationError
 
 from bot.logs import setup_logging
-from bot.settings import Settings
+from bot.settings import Settings, settings_problem
 from bot.storage import SchemaTooNew, connect, migrate
 
 
@@ -42,9 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings()
     except ValidationError as error:
-        first = error.errors()[0]
-        name = "_".join(str(part) for part in first["loc"]).upper()
-        return _fail(f"{name} is invalid ({first['msg']}): check .env (see .env.example).")
+        return _fail(settings_problem(error))
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     setup_logging(settings.log_level, secret=token)
     try:

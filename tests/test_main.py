@@ -32,11 +32,34 @@ def test_missing_or_malformed_token_exits_2_with_one_clear_line(tmp_path: Path, 
     assert "Traceback" not in result.stderr
 
 
-def test_invalid_setting_is_named(tmp_path: Path) -> None:
-    result = run_bot(tmp_path, GAME_TURN_TIMEOUT="soon")
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("GAME_TURN_TIMEOUT", "soon", "valid integer"),
+        ("GAME_TURN_TIMEOUT", "5", "greater than or equal to 15"),
+        ("LOG_LEVEL", "loud", "'DEBUG', 'INFO', 'WARNING', 'ERROR' or 'CRITICAL'"),
+        ("GAME_DEFAULT_RULES", "nonsense", "classic, box, doubling, last-loses, family"),
+        ("DEV_GUILD_ID", "abc", "valid integer"),
+    ],
+)
+def test_an_invalid_setting_is_one_line_naming_the_variable_as_written(
+    tmp_path: Path, variable: str, value: str, says: str
+) -> None:
+    result = run_bot(tmp_path, "migrate", **{variable: value})
     assert result.returncode == 2
-    assert "GAME_TURN_TIMEOUT" in result.stderr.upper() or "TURN_TIMEOUT" in result.stderr.upper()
-    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"farkle-bot: {variable} is invalid ("), result.stderr
+    assert says in lines[0]
+
+
+def test_the_shipped_template_with_only_a_token_passes_the_settings(tmp_path: Path) -> None:
+    """The README's first run: `cp .env.example .env`, fill in the token (empty optional values are unset)."""
+    template = (Path(__file__).parents[1] / ".env.example").read_text()
+    token = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30
+    (tmp_path / ".env").write_text(template.replace("DISCORD_TOKEN=", f"DISCORD_TOKEN={token}", 1))
+    result = run_bot(tmp_path)
+    assert "is invalid" not in result.stderr and "Traceback" not in result.stderr
+    assert "could not reach Discord" in result.stderr or "Discord rejected" in result.stderr
 
 
 def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Path) -> None:
