@@ -8,6 +8,8 @@ import secrets
 import discord
 from discord import app_commands
 
+from bot.render.words import MESSAGE_LIMIT, clip
+
 log = logging.getLogger(__name__)
 
 
@@ -43,7 +45,11 @@ def explain(error: BaseException) -> str | None:
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:
-    """Answer privately whether or not the interaction was already acknowledged."""
+    """Answer privately whether or not the interaction was already acknowledged.
+
+    Refusals can quote names and typed text: clipped, so Discord never rejects the answer itself.
+    """
+    content = clip(content, MESSAGE_LIMIT)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True)
     else:

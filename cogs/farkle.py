@@ -13,7 +13,7 @@ from bot.errors import reply_ephemeral, report_error
 from bot.render.board import Rendered, help_embed, hint_text, moved_board, render, rules_embed
 from bot.render.choices import matching
 from bot.render.components import ButtonRef
-from bot.render.words import points
+from bot.render.words import echo, points
 from bot.sessions.manager import Outcome
 from cogs.stats import StatsCommands
 from cogs.threads import open_game_thread, show_lobby_in_thread
@@ -149,7 +149,9 @@ class Farkle(
         ruleset = await self.bot.config.resolve(interaction.guild_id, rules) if rules else config.ruleset
         if ruleset is None:
             names = await self.bot.config.rules_names(interaction.guild_id)
-            await reply_ephemeral(interaction, f"Unknown rules “{rules}”: choose one of {', '.join(names)}.")
+            await reply_ephemeral(
+                interaction, f"Unknown rules “{echo(str(rules))}”: choose one of {', '.join(names)}."
+            )
             return
         thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
         outcome = await self.manager.open_lobby(

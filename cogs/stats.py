@@ -22,6 +22,7 @@ from bot.render.stats import (
     replay_lines,
     stats_embed,
 )
+from bot.render.words import echo
 from bot.sessions.records import replay
 from bot.storage import results, transaction
 from bot.storage.results import Metric, Period
@@ -105,7 +106,7 @@ class StatsCommands(commands.Cog):
         archived = await results.archived_game(self.bot.db, interaction.guild_id, game.strip().lower())
         if archived is None:
             await interaction.response.send_message(
-                f"No finished game `{game}` in this server.", ephemeral=True
+                f"No finished game `{echo(game)}` in this server.", ephemeral=True
             )
             return
         seats = [(user_id, team) for user_id, _, team in archived.seats]

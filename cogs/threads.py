@@ -7,6 +7,7 @@ import logging
 import discord
 
 from bot.render.board import render
+from bot.render.words import capped_name, clip
 from bot.sessions.manager import Outcome, SessionManager
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ NO_THREAD = (
 
 
 def thread_name(host_name: str) -> str:
-    return f"Farkle · {host_name}"[:100]
+    return clip(f"Farkle · {host_name}", 100)  # Discord's limit for a thread name
 
 
 async def open_game_thread(interaction: discord.Interaction) -> tuple[discord.Thread | None, str | None]:
@@ -54,7 +55,7 @@ async def show_lobby_in_thread(
     """
     snapshot = outcome.snapshot
     assert snapshot is not None, "a new thread has no game to refuse the lobby"
-    host = discord.utils.escape_markdown(interaction.user.display_name)
+    host = discord.utils.escape_markdown(capped_name(interaction.user.display_name))
     await interaction.response.send_message(
         f"🎲 **{host}** opened a Farkle lobby ({snapshot.rules.name} rules): join in {thread.mention}"
     )

@@ -9,7 +9,7 @@ import discord
 
 from bot.engine import Game
 from bot.render.board import GOLD
-from bot.render.words import describe, points
+from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, points
 from bot.storage.results import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 
 PAGE_SIZE = 10
@@ -33,7 +33,7 @@ def metric_value(metric: Metric, row: StatsRow) -> str:
 
 
 def _line(metric: Metric, ranked: Ranked) -> str:
-    return f"**{ranked.rank}.** {ranked.row.name} · {metric_value(metric, ranked.row)}"
+    return f"**{ranked.rank}.** {capped_name(ranked.row.name)} · {metric_value(metric, ranked.row)}"
 
 
 def leaderboard_embed(
@@ -82,7 +82,7 @@ def leaderboard_view(metric: Metric, period: Period, page: int, total: int) -> d
 
 
 def stats_embed(name: str, row: StatsRow | None) -> discord.Embed:
-    embed = discord.Embed(title=f"📊 {name} at Farkle", colour=GOLD)
+    embed = discord.Embed(title=f"📊 {capped_name(name)} at Farkle", colour=GOLD)
     if row is None:
         embed.description = "No counted games in this server yet."
         return embed
@@ -107,10 +107,10 @@ def history_embed(title: str, games: list[GameSummary]) -> discord.Embed:
     lines = []
     for game in games:
         players = ", ".join(
-            f"{'🏆 ' if won else ''}{name} {points(bank)}" for name, bank, won in game.players
+            f"{'🏆 ' if won else ''}{capped_name(name)} {points(bank)}" for name, bank, won in game.players
         )
         lines.append(f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {game.rules_name} · {players}")
-    embed.description = "\n".join(lines) or "No finished games yet."
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT) or "No finished games yet."
     embed.set_footer(text="/farkle replay <game> shows a game move by move")
     return embed
 
@@ -122,7 +122,7 @@ def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
     turn = 0
 
     def name_of(player: str | None) -> str:
-        return names.get(player or "", "someone")
+        return capped_name(names.get(player or "", "someone"))
 
     for event in game.events:
         if event.kind == "turn_started":

@@ -1,0 +1,57 @@
+"""What hostile or merely unusual members send: long input and names, DMs, forged payloads."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import FARKLE, ROLL_OFF, SIX_ONES, act, big_turn, board_message, field, open_game, title
+
+LONG = "x" * 6000  # the longest text a slash command option can carry
+
+
+@pytest.fixture
+def admin(table: Table) -> simcord.MemberActor:
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return table.guild.add_member(table.env.create_user("ada"), roles=[admins])
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "starts"),
+    [
+        ("farkle replay", {"game": LONG}, "No finished game `xxx"),
+        ("farkle new", {"rules": LONG}, "Unknown rules “xxx"),
+        ("farkle-config delete", {"name": LONG}, "There is no saved ruleset called “xxx"),
+        ("farkle-config default", {"name": LONG}, "There is no ruleset called “xxx"),
+        ("farkle-config set", {"option": LONG, "value": "1"}, "There is no rule called 'xxx"),
+    ],
+)
+async def test_replies_that_quote_long_input_stay_within_discords_limit(
+    table: Table, admin: simcord.MemberActor, command: str, options: dict[str, str], starts: str
+) -> None:
+    result = await admin.slash(table.channel, command, **options)
+    assert result.ephemeral and result.response is not None
+    answer = result.response.content
+    assert answer.startswith(starts) and "…" in answer and len(answer) <= 2000
+    assert table.env.errors == []
+
+
+async def test_huge_display_names_are_cut_wherever_they_are_drawn(table: Table, dice: Dice) -> None:
+    host, guest = (
+        table.guild.add_member(table.env.create_user(f"long{n}", global_name=n * 10_000)) for n in "AB"
+    )
+    dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE)
+    await open_game(table.channel, host, guest)
+    assert "**AAAAAAAA" in field(board_message(table.channel), "Standings")
+    await big_turn(host, table.channel, 5)
+    await act(guest, table.channel, "roll")
+    shown = title(board_message(table.channel))
+    assert shown.startswith("🏆 AAAA") and shown.endswith("… wins!") and len(shown) < 100
+
+    for command in ("farkle leaderboard", "farkle history", "farkle stats"):
+        result = await guest.slash(table.channel, command)
+        assert result.response is not None and result.response.embeds, command
+    assert (result.response.embeds[0].title or "") == f"📊 {'B' * 31}… at Farkle"
+    assert table.env.errors == []
