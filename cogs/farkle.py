@@ -51,10 +51,14 @@ class Farkle(
         rendered = render(snapshot)
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await interaction.response.edit_message(embed=rendered.embed, view=rendered.view)
-        elif snapshot.board_message_id is None:  # a new lobby (a rematch pressed on the results)
+        elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
             message = await interaction.original_response()
-            await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+            now = await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+            if now is not None and now.version != snapshot.version:  # joined while it was being posted
+                await self._edit_board(snapshot.channel_id, message.id, render(now))
+        elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
+            await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
         else:
             await self._edit_board(snapshot.channel_id, snapshot.board_message_id, rendered)
             await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)

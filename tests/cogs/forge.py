@@ -1,0 +1,84 @@
+"""Interactions a real client can send but SimCord's actors refuse to: presses that arrive together,
+guild commands from a DM, custom ids that no message carries.
+
+SimCord settles every actor operation before the next, checks that a component is on the message and
+that a command is visible where it is used; a hostile or racing client is under no such rule, so these
+helpers build the gateway payload themselves (with SimCord's payload builders) and emit it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import simcord
+from simcord.backend import serializers
+from simcord.enums import ComponentType, InteractionType
+from simcord.interactions import base_payload, nest_options, walk_to_subcommand
+from simcord.results import InteractionResult
+
+Actor = simcord.MemberActor | simcord.UserHandle
+
+
+def _emit(
+    actor: Actor,
+    channel_id: int,
+    kind: InteractionType,
+    data: dict[str, Any],
+    message: discord.Message | None = None,
+) -> InteractionResult:
+    env = actor._env
+    backend = env.backend
+    guild = actor.guild.id if isinstance(actor, simcord.MemberActor) else None
+    record, payload = base_payload(
+        backend, type=kind, channel_id=channel_id, guild_id=guild, user_id=actor.id, data=data
+    )
+    if message is not None:
+        stored = backend.get_message(channel_id, message.id)
+        payload["message"] = dict(serializers.message_payload(backend, stored))
+        record.source_message_id = stored.id
+    env._notify_dispatch_observers(record)
+    backend.emit("INTERACTION_CREATE", payload)
+    return InteractionResult(env, record)
+
+
+def _component(custom_id: str, values: list[str] | None) -> dict[str, Any]:
+    if values is None:
+        return {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+    return {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": values}
+
+
+async def press_together(
+    env: simcord.Env, presses: list[tuple[Actor, discord.Message, str]]
+) -> list[InteractionResult]:
+    """Every press reaches the bot before it has answered any of them."""
+    results = [
+        _emit(
+            actor, message.channel.id, InteractionType.MESSAGE_COMPONENT, _component(custom_id, None), message
+        )
+        for actor, message, custom_id in presses
+    ]
+    await env.settle()
+    return results
+
+
+async def forged_component(
+    actor: Actor, message: discord.Message, custom_id: str, *, values: list[str] | None = None
+) -> InteractionResult:
+    """A button press (or, with `values`, a select choice) carrying any custom id, on `message`."""
+    kind = InteractionType.MESSAGE_COMPONENT
+    result = _emit(actor, message.channel.id, kind, _component(custom_id, values), message)
+    await actor._env.settle()
+    return result
+
+
+async def dm_slash(user: simcord.UserHandle, name: str) -> InteractionResult:
+    """A slash command (without options) sent from the user's DM with the bot, visible there or not."""
+    root_name, *path = name.split()
+    root = user._env.backend.find_command(root_name, None)
+    assert root is not None, f"/{root_name} is not synced"
+    _, nesting = walk_to_subcommand(root, path)
+    data = {"id": root["id"], "name": root["name"], "type": 1, "options": nest_options(root, nesting, [])}
+    result = _emit(user, user.dm_channel.id, InteractionType.APPLICATION_COMMAND, data)
+    await user._env.settle()
+    return result
