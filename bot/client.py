@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.clock import Clock, SystemClock
 from bot.config import ConfigService
 from bot.engine import DiceSource
-from bot.errors import report_error
+from bot.errors import ServerOnlyTree, report_error
 from bot.render.components import FarkleButton
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
@@ -42,6 +42,7 @@ class FarkleBot(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=ServerOnlyTree,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()

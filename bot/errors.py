@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,6 +17,8 @@ log = logging.getLogger(__name__)
 class UserFacingError(Exception):
     """A refusal whose message is written for the person who pressed or typed."""
 
+
+NOT_IN_DMS = "Farkle is played in a server channel, not in direct messages."
 
 # Discord's settings screens use these names, not the API's.
 _PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage Messages"}
@@ -32,7 +35,7 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, UserFacingError):
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Farkle is played in a server channel, not in direct messages."
+        return NOT_IN_DMS
     if isinstance(error, app_commands.MissingPermissions):
         return f"You need the {_permissions(error.missing_permissions)} permission to do that."
     if isinstance(error, app_commands.BotMissingPermissions):
@@ -54,6 +57,21 @@ async def reply_ephemeral(interaction: discord.Interaction, content: str) -> Non
         await interaction.followup.send(content, ephemeral=True)
     else:
         await interaction.response.send_message(content, ephemeral=True)
+
+
+class ServerOnlyTree(app_commands.CommandTree[Any]):
+    """Discord hides guild-only commands in DMs, but a client can still send them: answer, never assert."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        command = interaction.command
+        root = getattr(command, "root_parent", None) or command  # a group's subcommands follow the group
+        if interaction.guild_id is not None or root is None or not root.guild_only:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await reply_ephemeral(interaction, NOT_IN_DMS)
+        return False
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

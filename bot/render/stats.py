@@ -21,7 +21,8 @@ METRIC_NAMES: dict[Metric, str] = {
     "points": "Points banked",
 }
 PERIOD_NAMES: dict[Period, str] = {"all": "all time", "30d": "last 30 days"}
-PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-9]+):(?P<which>prev|next)"
+# At most a million pages: a forged id with a bigger page matches nothing, so it is ignored.
+PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-9]{1,6}):(?P<which>prev|next)"
 
 
 def metric_value(metric: Metric, row: StatsRow) -> str:
@@ -66,6 +67,11 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=P
         metric = match["metric"] if match["metric"] in METRICS else "rating"
         period: Period = "30d" if match["period"] == "30d" else "all"
         return cls(metric, period, int(match["page"]), match["which"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only a button press turns the page: a select payload carrying this id was forged."""
+        pressed = interaction.data.get("component_type") if interaction.data else None
+        return pressed == discord.ComponentType.button.value
 
     async def callback(self, interaction: discord.Interaction) -> None:
         interaction.client.dispatch(

@@ -26,7 +26,9 @@ def _emit(
     kind: InteractionType,
     data: dict[str, Any],
     message: discord.Message | None = None,
+    components: list[dict[str, Any]] | None = None,
 ) -> InteractionResult:
+    """Emit one INTERACTION_CREATE; `components` replaces what the pressed message carries."""
     env = actor._env
     backend = env.backend
     guild = actor.guild.id if isinstance(actor, simcord.MemberActor) else None
@@ -36,16 +38,22 @@ def _emit(
     if message is not None:
         stored = backend.get_message(channel_id, message.id)
         payload["message"] = dict(serializers.message_payload(backend, stored))
+        if components is not None:
+            payload["message"]["components"] = [{"type": ComponentType.ACTION_ROW, "components": components}]
         record.source_message_id = stored.id
     env._notify_dispatch_observers(record)
     backend.emit("INTERACTION_CREATE", payload)
     return InteractionResult(env, record)
 
 
-def _component(custom_id: str, values: list[str] | None) -> dict[str, Any]:
+def _component(custom_id: str, values: list[str] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The interaction's data and the component the message is claimed to carry."""
     if values is None:
-        return {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
-    return {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": values}
+        button = {"type": ComponentType.BUTTON, "style": 2, "label": "Next", "custom_id": custom_id}
+        return {"custom_id": custom_id, "component_type": ComponentType.BUTTON}, button
+    options = [{"label": value, "value": value} for value in values]
+    menu = {"type": ComponentType.STRING_SELECT, "custom_id": custom_id, "options": options}
+    return {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": values}, menu
 
 
 async def press_together(
@@ -65,9 +73,10 @@ async def press_together(
 async def forged_component(
     actor: Actor, message: discord.Message, custom_id: str, *, values: list[str] | None = None
 ) -> InteractionResult:
-    """A button press (or, with `values`, a select choice) carrying any custom id, on `message`."""
+    """A button press (or, with `values`, a select choice) with any custom id, claimed to be on `message`."""
+    data, component = _component(custom_id, values)
     kind = InteractionType.MESSAGE_COMPONENT
-    result = _emit(actor, message.channel.id, kind, _component(custom_id, values), message)
+    result = _emit(actor, message.channel.id, kind, data, message, [component])
     await actor._env.settle()
     return result
 

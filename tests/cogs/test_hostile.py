@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 import pytest
 import simcord
 
+from bot.errors import NOT_IN_DMS
 from tests.cogs.conftest import Dice, Table
+from tests.cogs.forge import dm_slash, forged_component
 from tests.cogs.play import FARKLE, ROLL_OFF, SIX_ONES, act, big_turn, board_message, field, open_game, title
 
 LONG = "x" * 6000  # the longest text a slash command option can carry
@@ -54,4 +58,44 @@ async def test_huge_display_names_are_cut_wherever_they_are_drawn(table: Table, 
         result = await guest.slash(table.channel, command)
         assert result.response is not None and result.response.embeds, command
     assert (result.response.embeds[0].title or "") == f"📊 {'B' * 31}… at Farkle"
+    assert table.env.errors == []
+
+
+@pytest.mark.parametrize(
+    "command", ["farkle new", "farkle join", "farkle leaderboard", "farkle stats", "farkle-config show"]
+)
+async def test_server_commands_sent_from_a_dm_are_answered(table: Table, command: str) -> None:
+    user = table.env.create_user("dee")
+    result = await dm_slash(user, command)
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == NOT_IN_DMS
+    assert table.env.errors == []
+
+
+async def test_leaderboard_pages_pressed_from_a_dm_are_answered(table: Table) -> None:
+    user = table.env.create_user("dee")
+    note = await user.send_dm("hello")
+    result = await forged_component(user, note, "farkle-lb:wins:all:1:next")
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == NOT_IN_DMS
+    assert table.env.errors == []
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "values"),
+    [
+        ("farkle-lb:rating:all:1000000000000000000:next", None),
+        ("farkle-lb:rating:all:" + "9" * 5000 + ":next", None),
+        ("farkle-lb:rating:all:1:next", ["1"]),  # a select menu carrying a page button's id
+    ],
+)
+async def test_forged_leaderboard_pages_are_ignored_quietly(
+    table: Table, custom_id: str, values: list[str] | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    shown = await table.ana.slash(table.channel, "farkle leaderboard")
+    assert shown.response is not None
+    board = next(m for m in table.channel.history() if m.id == shown.response.id)
+    result = await forged_component(table.ben, board, custom_id, values=values)
+    assert not result.acknowledged
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert table.env.errors == []
