@@ -46,12 +46,6 @@ RULE_STEPS: dict[str, list[tuple[str, str]]] = {
 }
 
 
-@pytest.fixture
-def admin(table: Table) -> simcord.MemberActor:
-    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return table.guild.add_member(table.env.create_user("ada"), roles=[admins])
-
-
 async def configure(
     admin: simcord.MemberActor, channel: simcord.ChannelHandle, option: str, value: str
 ) -> None:

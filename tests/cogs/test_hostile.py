@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 
-import discord
 import pytest
 import simcord
 
@@ -14,12 +13,6 @@ from tests.cogs.forge import dm_slash, forged_component
 from tests.cogs.play import FARKLE, ROLL_OFF, SIX_ONES, act, big_turn, board_message, field, open_game, title
 
 LONG = "x" * 6000  # the longest text a slash command option can carry
-
-
-@pytest.fixture
-def admin(table: Table) -> simcord.MemberActor:
-    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return table.guild.add_member(table.env.create_user("ada"), roles=[admins])
 
 
 @pytest.mark.parametrize(
@@ -99,3 +92,22 @@ async def test_forged_leaderboard_pages_are_ignored_quietly(
     assert not result.acknowledged
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert table.env.errors == []
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "typed", "filled"),
+    [
+        ("farkle-config set", "option", "", {}),
+        ("farkle-config set", "value", "5000", {"option": "target"}),
+        ("farkle-config delete", "name", "", {}),
+        ("farkle-config default", "name", "", {}),
+    ],
+)
+async def test_config_autocomplete_offers_nothing_without_manage_server(
+    table: Table, admin: simcord.MemberActor, command: str, option: str, typed: str, filled: dict[str, str]
+) -> None:
+    await admin.slash(table.channel, "farkle-config save", name="friday-night")
+    config = next(c for c in await table.env.bot.tree.fetch_commands() if c.name == "farkle-config")
+    table.guild.set_command_permissions(config, {table.ana: True})  # an owner may show it to anyone
+    assert await admin.autocomplete(table.channel, command, option, typed, **filled)
+    assert await table.ana.autocomplete(table.channel, command, option, typed, **filled) == []
