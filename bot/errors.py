@@ -7,9 +7,9 @@ import secrets
 from typing import Any
 
 import discord
-from discord import app_commands
+from discord import AppCommandOptionType, app_commands
 
-from bot.render.words import MESSAGE_LIMIT, clip
+from bot.render.words import MESSAGE_LIMIT, capped_name, clip
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,9 @@ def explain(error: BaseException) -> str | None:
         return f"You need the {_permissions(error.missing_permissions)} permission to do that."
     if isinstance(error, app_commands.BotMissingPermissions):
         return f"I need the {_permissions(error.missing_permissions)} permission in this channel to do that."
+    if isinstance(error, app_commands.TransformerError) and error.type is AppCommandOptionType.user:
+        who = capped_name(getattr(error.value, "display_name", "That member"))
+        return f"{who} is not a member of this server."  # a member option naming someone outside it
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):

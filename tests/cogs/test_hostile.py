@@ -111,3 +111,11 @@ async def test_config_autocomplete_offers_nothing_without_manage_server(
     table.guild.set_command_permissions(config, {table.ana: True})  # an owner may show it to anyone
     assert await admin.autocomplete(table.channel, command, option, typed, **filled)
     assert await table.ana.autocomplete(table.channel, command, option, typed, **filled) == []
+
+
+async def test_stats_for_someone_outside_the_server_answers_clearly(table: Table) -> None:
+    stranger = table.env.create_user("stranger")
+    result = await table.ana.slash(table.channel, "farkle stats", member=stranger)
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == "stranger is not a member of this server."
+    assert [type(e).__name__ for e in table.env.errors] == ["TransformerError"]  # answered, not logged
