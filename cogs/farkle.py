@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -16,7 +17,7 @@ from bot.render.components import ButtonRef
 from bot.render.words import echo, points
 from bot.sessions.manager import Outcome
 from cogs.stats import StatsCommands
-from cogs.threads import open_game_thread, show_lobby_in_thread
+from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -157,19 +158,15 @@ class Farkle(
                 interaction, f"Unknown rules “{echo(str(rules))}”: choose one of {', '.join(names)}."
             )
             return
+        guild_id, user = interaction.guild_id, interaction.user
+        open_in = partial(self.manager.open_lobby, guild_id, host_id=user.id, host_name=user.display_name)
         thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
-        outcome = await self.manager.open_lobby(
-            interaction.guild_id,
-            thread.id if thread else interaction.channel_id,
-            interaction.user.id,
-            interaction.user.display_name,
-            ruleset,
-            config.table,
-        )
         if thread is not None:
-            await show_lobby_in_thread(interaction, self.manager, outcome, thread)
-            return
-        await self.show(interaction, outcome)
+            outcome = await open_in(thread.id, rules=ruleset, table=config.table)
+            if await show_lobby_in_thread(interaction, self.manager, outcome, thread):
+                return
+            no_thread = NO_THREAD
+        await self.show(interaction, await open_in(interaction.channel_id, rules=ruleset, table=config.table))
         if no_thread:
             await interaction.followup.send(no_thread, ephemeral=True)
 
