@@ -158,15 +158,22 @@ class Farkle(
                 interaction, f"Unknown rules “{echo(str(rules))}”: choose one of {', '.join(names)}."
             )
             return
-        guild_id, user = interaction.guild_id, interaction.user
-        open_in = partial(self.manager.open_lobby, guild_id, host_id=user.id, host_name=user.display_name)
+        user = interaction.user
+        open_in = partial(
+            self.manager.open_lobby,
+            interaction.guild_id,
+            host_id=user.id,
+            host_name=user.display_name,
+            rules=ruleset,
+            table=config.table,
+        )
         thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
         if thread is not None:
-            outcome = await open_in(thread.id, rules=ruleset, table=config.table)
+            outcome = await open_in(thread.id)
             if await show_lobby_in_thread(interaction, self.manager, outcome, thread):
                 return
             no_thread = NO_THREAD
-        await self.show(interaction, await open_in(interaction.channel_id, rules=ruleset, table=config.table))
+        await self.show(interaction, await open_in(interaction.channel_id))
         if no_thread:
             await interaction.followup.send(no_thread, ephemeral=True)
 
