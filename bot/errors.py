@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
 
 import discord
 from discord import AppCommandOptionType, app_commands
@@ -60,21 +59,6 @@ async def reply_ephemeral(interaction: discord.Interaction, content: str) -> Non
         await interaction.followup.send(content, ephemeral=True)
     else:
         await interaction.response.send_message(content, ephemeral=True)
-
-
-class ServerOnlyTree(app_commands.CommandTree[Any]):
-    """Discord hides guild-only commands in DMs, but a client can still send them: answer, never assert."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        command = interaction.command
-        root = getattr(command, "root_parent", None) or command  # a group's subcommands follow the group
-        if interaction.guild_id is not None or root is None or not root.guild_only:
-            return True
-        if interaction.type is discord.InteractionType.autocomplete:
-            await interaction.response.autocomplete([])
-        else:
-            await reply_ephemeral(interaction, NOT_IN_DMS)
-        return False
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -113,6 +113,7 @@ class Farkle(
 
     @commands.Cog.listener()
     async def on_farkle_button(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
+        self.bot.answering()
         try:
             if interaction.channel_id is None:
                 return

@@ -75,6 +75,7 @@ class StatsCommands(commands.Cog):
     async def on_farkle_leaderboard_page(
         self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
     ) -> None:
+        self.bot.answering()
         try:
             if interaction.guild_id is None:  # a forged press: Discord only shows these in servers
                 raise app_commands.NoPrivateMessage()

@@ -8,6 +8,7 @@ helpers build the gateway payload themselves (with SimCord's payload builders) a
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -56,16 +57,26 @@ def _component(custom_id: str, values: list[str] | None) -> tuple[dict[str, Any]
     return {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": values}, menu
 
 
+def send_press(actor: Actor, message: discord.Message, custom_id: str) -> InteractionResult:
+    """A press on its way to the bot: nothing has run yet (settle the environment to let it)."""
+    data, _ = _component(custom_id, None)
+    return _emit(actor, message.channel.id, InteractionType.MESSAGE_COMPONENT, data, message)
+
+
+async def until_answered(result: InteractionResult) -> None:
+    """Let the bot run only until it has answered: its follow-up work (the turn ping) is still to come."""
+    for _ in range(10_000):
+        if result.acknowledged:
+            return
+        await asyncio.sleep(0)  # one turn of the event loop, not a wait for time to pass
+    raise AssertionError("the bot never answered")
+
+
 async def press_together(
     env: simcord.Env, presses: list[tuple[Actor, discord.Message, str]]
 ) -> list[InteractionResult]:
     """Every press reaches the bot before it has answered any of them."""
-    results = [
-        _emit(
-            actor, message.channel.id, InteractionType.MESSAGE_COMPONENT, _component(custom_id, None), message
-        )
-        for actor, message, custom_id in presses
-    ]
+    results = [send_press(actor, message, custom_id) for actor, message, custom_id in presses]
     await env.settle()
     return results
 
