@@ -110,8 +110,13 @@ class FarkleBot(commands.Bot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         restored = await self._sessions.restore()
-        if restored:
-            log.info("Restored %d Farkle sessions", len(restored))
+        if restored.sessions or restored.unreadable:
+            log.info(
+                "Restored %d Farkle sessions (%d boards to catch up, %d unreadable)",
+                len(restored.sessions),
+                len(restored.behind),
+                len(restored.unreadable),
+            )
         await self.sync_commands_if_changed()
 
     async def sync_commands_if_changed(self) -> bool:

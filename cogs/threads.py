@@ -65,7 +65,7 @@ async def show_lobby_in_thread(
         await manager.cancel(thread.id, snapshot.host_id)
         await _remove(thread)
         return False
-    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
     host = discord.utils.escape_markdown(capped_name(interaction.user.display_name))
     await interaction.response.send_message(
         f"🎲 **{host}** opened a Farkle lobby ({snapshot.rules.name} rules): join in {thread.mention}"

@@ -38,7 +38,7 @@ def render(snapshot: Snapshot) -> Rendered:
 
 def _button(snapshot: Snapshot, action: str, label: str, **kwargs: object) -> FarkleButton:
     arg = kwargs.pop("arg", None)
-    ref = ButtonRef(snapshot.game_id, snapshot.version, action, None if arg is None else str(arg))
+    ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
     return FarkleButton(ref, label=label, **kwargs)  # type: ignore[arg-type]
 
 
@@ -178,7 +178,7 @@ def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
     buttons = [
         _button(
             snapshot,
-            "die",
+            "drop" if i in snapshot.selection else "pick",  # what a tap does, so a tap means the same twice
             str(face),
             arg=i,
             row=i // 3,

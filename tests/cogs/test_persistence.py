@@ -7,13 +7,11 @@ while SimCord keeps the world (channels, messages and their buttons).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import discord
 import pytest
 import simcord
 
-from bot.client import FarkleBot
 from bot.storage import transaction
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
@@ -22,28 +20,23 @@ from tests.cogs.play import (
     FARKLE,
     ROLL_OFF,
     SIX_ONES,
+    MakeBot,
     act,
     big_turn,
     board_message,
     buttons,
     description,
+    farkle,
     field,
     keep_all,
     labels,
     latest,
     open_game,
     refused,
+    restart,
     title,
 )
 from tests.records import player, synthetic
-
-MakeBot = Callable[[], FarkleBot]
-
-
-def farkle(env: simcord.Env) -> FarkleBot:
-    bot = env.bot
-    assert isinstance(bot, FarkleBot)
-    return bot
 
 
 async def scalar(env: simcord.Env, sql: str, *params: object) -> object:
@@ -74,17 +67,6 @@ def embed_of(result: simcord.InteractionResult) -> discord.Embed:
 
 def fields(embed: discord.Embed) -> dict[str, str]:
     return {f.name or "": f.value or "" for f in embed.fields}
-
-
-async def restart(env: simcord.Env, make_bot: MakeBot) -> None:
-    """A deploy: a fresh bot on the same database; the old one is closed like a stopped process.
-
-    SimCord's `restart_bot` detaches the old bot without closing it, and its aiosqlite thread would
-    keep the test process alive at exit.
-    """
-    old = farkle(env)
-    await env.restart_bot(make_bot())
-    await old.close()
 
 
 # ---------------------------------------------------------------------- restarts
@@ -226,9 +208,9 @@ async def test_the_final_press_repeated_and_the_session_saved_again_record_once(
     await act(table.ben, table.channel, "roll")
     assert await recorded(env) == (1, 2)
 
-    _, game_id, version, action = final.split(":")
+    _, game_id, seq, action = final.split(":")
     retried = await farkle(env).sessions.press(
-        table.channel.id, game_id, int(version), table.ben.id, "ben", action, None
+        table.channel.id, game_id, seq, table.ben.id, "ben", action, None
     )
     assert retried.refusal == "This game is over."
     await table.ana.slash(table.channel, "farkle board")  # re-posting the board saves the session again
