@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import aiosqlite
 import discord
@@ -15,7 +17,7 @@ from discord.ext import commands
 from bot.clock import Clock, SystemClock
 from bot.config import ConfigService
 from bot.engine import DiceSource
-from bot.errors import report_error
+from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.render.components import FarkleButton
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
@@ -31,6 +33,26 @@ log = logging.getLogger(__name__)
 
 # Extensions loaded at start-up (add new cogs here); mixin modules in cogs/ are imported by them.
 EXTENSIONS = ("cogs.farkle", "cogs.config")
+# How long a shutdown waits for interactions already being answered (Docker allows 10 s by default).
+DRAIN_SECONDS = 5.0
+
+
+class FarkleTree(app_commands.CommandTree["FarkleBot"]):
+    """Every slash command and autocomplete passes here first."""
+
+    async def interaction_check(self, interaction: discord.Interaction[FarkleBot], /) -> bool:
+        """Count it as in flight for a clean shutdown, and answer guild-only commands sent from a DM:
+        Discord hides them there, but a client can still send them."""
+        self.client.answering()
+        command = interaction.command
+        root = getattr(command, "root_parent", None) or command  # a group's subcommands follow the group
+        if interaction.guild_id is not None or root is None or not root.guild_only:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await reply_ephemeral(interaction, NOT_IN_DMS)
+        return False
 
 
 class FarkleBot(commands.Bot):
@@ -42,6 +64,7 @@ class FarkleBot(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=FarkleTree,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
@@ -49,6 +72,7 @@ class FarkleBot(commands.Bot):
         self._db: aiosqlite.Connection | None = None
         self._sessions: SessionManager | None = None
         self._config: ConfigService | None = None
+        self._answering: set[asyncio.Task[Any]] = set()
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -116,7 +140,18 @@ class FarkleBot(commands.Bot):
     ) -> None:
         await report_error(interaction, error)
 
+    def answering(self) -> None:
+        """The current task answers an interaction: a shutdown lets it finish (its reply, the turn ping
+        and their database writes) before closing the connection and the database under it."""
+        task = asyncio.current_task()
+        if task is not None and task not in self._answering:
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+
     async def close(self) -> None:
+        in_flight = self._answering - {asyncio.current_task()}
+        if in_flight:
+            await asyncio.wait(in_flight, timeout=DRAIN_SECONDS)
         if self._sessions is not None:
             await self._sessions.close()
         await super().close()

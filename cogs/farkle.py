@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -14,11 +15,11 @@ from bot.errors import reply_ephemeral, report_error
 from bot.render.board import Rendered, help_embed, hint_text, moved_board, render, rules_embed
 from bot.render.choices import matching
 from bot.render.components import ButtonRef
-from bot.render.words import points
+from bot.render.words import echo, points
 from bot.sessions.manager import Outcome, Restored
 from bot.sessions.session import Snapshot
 from cogs.stats import StatsCommands
-from cogs.threads import open_game_thread, show_lobby_in_thread
+from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -75,12 +76,16 @@ class Farkle(
         rendered = render(snapshot)
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, snapshot, rendered)
-        elif snapshot.board_message_id is None:  # a new lobby (a rematch pressed on the results)
+        elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
             message = await interaction.original_response()
-            await self.manager.attach_board(
+            now = await self.manager.attach_board(
                 snapshot.channel_id, snapshot.game_id, message.id, snapshot.version
             )
+            if now is not None and now.version != snapshot.version:  # joined while it was being posted
+                await self.redraw(now)
+        elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
+            await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
         else:
             await self.redraw(snapshot, rendered)
             await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
@@ -205,6 +210,7 @@ class Farkle(
 
     @commands.Cog.listener()
     async def on_farkle_button(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
+        self.bot.answering()
         try:
             if interaction.channel_id is None:
                 return
@@ -252,21 +258,26 @@ class Farkle(
         ruleset = await self.bot.config.resolve(interaction.guild_id, rules) if rules else config.ruleset
         if ruleset is None:
             names = await self.bot.config.rules_names(interaction.guild_id)
-            await reply_ephemeral(interaction, f"Unknown rules “{rules}”: choose one of {', '.join(names)}.")
+            await reply_ephemeral(
+                interaction, f"Unknown rules “{echo(str(rules))}”: choose one of {', '.join(names)}."
+            )
             return
-        thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
-        outcome = await self.manager.open_lobby(
+        user = interaction.user
+        open_in = partial(
+            self.manager.open_lobby,
             interaction.guild_id,
-            thread.id if thread else interaction.channel_id,
-            interaction.user.id,
-            interaction.user.display_name,
-            ruleset,
-            config.table,
+            host_id=user.id,
+            host_name=user.display_name,
+            rules=ruleset,
+            table=config.table,
         )
+        thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
         if thread is not None:
-            await show_lobby_in_thread(interaction, self.manager, outcome, thread)
-            return
-        await self.show(interaction, outcome)
+            outcome = await open_in(thread.id)
+            if await show_lobby_in_thread(interaction, self.manager, outcome, thread):
+                return
+            no_thread = NO_THREAD
+        await self.show(interaction, await open_in(interaction.channel_id))
         if no_thread:
             await interaction.followup.send(no_thread, ephemeral=True)
 

@@ -12,7 +12,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Literal, Protocol
 
@@ -67,6 +67,7 @@ class Outcome:
     events: tuple[Event, ...] = ()
     turn_for: int | None = None
     reminder_for: int | None = None
+    opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
 
     @classmethod
     def refuse(cls, reason: str) -> Outcome:
@@ -256,14 +257,21 @@ class SessionManager:
             if not rules.teams:
                 session.seats.append(Seat(host_id, host_name))
             self._sessions[channel_id] = session
-            return await self._commit(session, [])
+            return _opened(await self._commit(session, []))
 
-    async def attach_board(self, channel_id: int, game_id: str, message_id: int, shown: int) -> None:
-        """Remember which message shows this game (at version `shown`), so timers and restarts can edit it."""
+    async def attach_board(
+        self, channel_id: int, game_id: str, message_id: int, shown: int
+    ) -> Snapshot | None:
+        """Remember which message shows this game (at version `shown`), so timers and restarts can edit it.
+
+        Returns the game as it is now: it may have moved on while its message was being posted.
+        """
         async with self._locked(channel_id) as session:
-            if session is not None and session.game_id == game_id:
-                session.board_message_id, session.shown_version = message_id, shown
-                await self._save(session)
+            if session is None or session.game_id != game_id:
+                return None
+            session.board_message_id, session.shown_version = message_id, shown
+            await self._save(session)
+            return session.snapshot()
 
     async def attach_ping(self, channel_id: int, game_id: str, message_id: int | None) -> int | None:
         """Swap in the newest turn-mention message; returns the previous one so it can be deleted."""
@@ -472,7 +480,7 @@ class SessionManager:
             rematch_of=game_id,
         )
         self._sessions[channel_id] = rematch
-        return await self._commit(rematch, [], replaces=session)  # on failure Rematch still works
+        return _opened(await self._commit(rematch, [], replaces=session))  # on failure Rematch still works
 
     # ------------------------------------------------------------------ engine
 
@@ -664,6 +672,10 @@ class SessionManager:
 
 
 _CATCH_UP_ORDER = {"playing": 0, "lobby": 1, "over": 2, "closed": 3}
+
+
+def _opened(outcome: Outcome) -> Outcome:
+    return replace(outcome, opened=True) if outcome.snapshot is not None else outcome
 
 
 def _int(text: str | None) -> int | None:

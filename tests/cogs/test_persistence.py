@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 
 import discord
+import pytest
 import simcord
 
 from bot.storage import transaction
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
+from tests.cogs.forge import send_press, until_answered
 from tests.cogs.play import (
     FARKLE,
     ROLL_OFF,
@@ -100,6 +102,22 @@ async def test_restart_mid_turn_then_finish_on_the_old_board(
     assert field(board, "Final standings").splitlines() == ["**1.** ana · 10,000", "**2.** ben · 0"]
     assert [m for m in table.channel.history() if m.embeds and m.id not in messages] == [], "no second board"
     assert await recorded(env) == (1, 2)
+
+
+async def test_closing_right_after_a_press_lets_its_answer_and_turn_ping_finish(
+    table: Table, dice: Dice, env: simcord.Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    dice.script(ROLL_OFF, FARKLE)  # ana's roll farkles: the turn passes and ben is pinged
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    pressed = send_press(table.ana, board, buttons(board)["roll"].custom_id)
+    await until_answered(pressed)
+    await farkle(env).close()  # a clean shutdown arrives before the turn ping is out
+    await env.settle()
+    assert "Unexpected error" not in caplog.text
+    assert pressed.acknowledged and not pressed.ephemeral
+    assert "ben's turn" in description(board_message(table.channel))
+    assert [m.content for m in table.channel.history()][-1].endswith("it's your turn!")
 
 
 async def test_restart_during_a_lobby(table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot) -> None:
