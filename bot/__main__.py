@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from bot.logs import setup_logging
 from bot.settings import Settings, settings_problem
-from bot.storage import SchemaTooNew, connect, migrate
+from bot.storage import DatabaseUnavailable, SchemaTooNew, open_database
 
 
 def _fail(message: str) -> int:
@@ -20,12 +20,11 @@ def _fail(message: str) -> int:
     return 2
 
 
-async def _migrate_only(settings: Settings) -> list[int]:
-    db = await connect(settings.database_path)
-    try:
-        return await migrate(db)
-    finally:
-        await db.close()
+async def _migrate(settings: Settings) -> list[int]:
+    """Open and migrate the database, then close it: a bad database is reported before Discord is."""
+    db, applied = await open_database(settings.database_path)
+    await db.close()
+    return applied
 
 
 async def _run(settings: Settings, token: str) -> None:
@@ -47,14 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(settings.log_level, secret=token)
     try:
         if args.command == "migrate":
-            applied = asyncio.run(_migrate_only(settings))
+            applied = asyncio.run(_migrate(settings))
             print(f"Migrations applied: {applied or 'none (up to date)'}")
             return 0
         problem = settings.token_problem()
         if problem:
             return _fail(problem)
+        asyncio.run(_migrate(settings))
         asyncio.run(_run(settings, token))
-    except SchemaTooNew as error:
+    except (SchemaTooNew, DatabaseUnavailable) as error:
         return _fail(str(error))
     except discord.LoginFailure:
         return _fail(

@@ -23,7 +23,7 @@ from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
 from bot.settings import Settings
-from bot.storage import command_sync, connect, migrate
+from bot.storage import command_sync, open_database
 from bot.storage.config import SqliteConfigStore
 from bot.storage.policies import SqlitePolicyStore
 from bot.storage.sessions import SqliteSessionStore
@@ -94,8 +94,7 @@ class FarkleBot(commands.Bot):
         return self._config
 
     async def setup_hook(self) -> None:
-        self._db = await connect(self.settings.database_path)
-        applied = await migrate(self._db)
+        self._db, applied = await open_database(self.settings.database_path)
         if applied:
             log.info("Applied migrations %s", applied)
         self._sessions = SessionManager(

@@ -4,6 +4,8 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
         env=clean,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=30,
     )
 
 
@@ -60,6 +62,9 @@ def test_the_shipped_template_with_only_a_token_passes_the_settings(tmp_path: Pa
     result = run_bot(tmp_path)
     assert "is invalid" not in result.stderr and "Traceback" not in result.stderr
     assert "could not reach Discord" in result.stderr or "Discord rejected" in result.stderr
+    assert (tmp_path / "data" / "farkle.sqlite3").exists(), "the database was opened before Discord"
+    # An image's DATABASE_PATH (/data on its volume) survives `docker run --env-file .env`.
+    assert not [line for line in template.splitlines() if line.startswith("DATABASE_PATH=")]
 
 
 def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Path) -> None:
@@ -82,3 +87,73 @@ def test_unreachable_or_rejecting_discord_is_one_line_not_a_traceback(tmp_path: 
     assert result.returncode in expected
     assert expected[result.returncode] in result.stderr
     assert token not in result.stderr
+
+
+# ---------------------------------------------------------------------- a database that can't be used
+
+TOKEN_SHAPE = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30
+
+
+def garbage(tmp_path: Path) -> Path:
+    path = tmp_path / "garbage.sqlite3"
+    path.write_bytes(os.urandom(8192))
+    return path
+
+
+def truncated(tmp_path: Path) -> Path:
+    path = tmp_path / "truncated.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(path)).returncode == 0
+    path.write_bytes(path.read_bytes()[:1500])
+    (tmp_path / "truncated.sqlite3-wal").unlink(missing_ok=True)
+    return path
+
+
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "a-folder").mkdir()
+    return tmp_path / "a-folder"
+
+
+def under_proc(tmp_path: Path) -> Path:
+    return Path("/proc/farkle/farkle.sqlite3")
+
+
+@contextmanager
+def small_disk(tmp_path: Path, options: str) -> Iterator[Path]:
+    """A tiny tmpfs (root only, as on the project's machines and CI): a full or read-only volume."""
+    mount = tmp_path / "volume"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24k", "tmpfs", str(mount)]).returncode != 0:
+        pytest.skip("this machine can't mount a small file system to fill up")
+    try:
+        if options == "ro":
+            assert subprocess.run(["mount", "-o", "remount,ro", str(mount)]).returncode == 0
+        yield mount / "farkle.sqlite3"
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+@pytest.mark.parametrize("command", ["run", "migrate"])
+@pytest.mark.parametrize("make", [garbage, truncated, folder, under_proc])
+def test_a_database_that_cant_be_used_is_one_line_and_exit_2(
+    tmp_path: Path, command: str, make: Callable[[Path], Path]
+) -> None:
+    path = make(tmp_path)
+    expect_database_problem(
+        run_bot(tmp_path, command, DATABASE_PATH=str(path), DISCORD_TOKEN=TOKEN_SHAPE), path
+    )
+
+
+@pytest.mark.parametrize("options", ["full", "ro"])
+def test_a_full_or_read_only_volume_is_one_line_and_exit_2(tmp_path: Path, options: str) -> None:
+    with small_disk(tmp_path, options) as path:
+        result = run_bot(tmp_path, "migrate", DATABASE_PATH=str(path))
+    expect_database_problem(result, path)
+
+
+def expect_database_problem(result: subprocess.CompletedProcess[str], path: Path) -> None:
+    """`run_bot` has a timeout: a process that never exits fails the test."""
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, result.stderr
+    assert len(lines) == 1, result.stderr
+    assert f"DATABASE_PATH={path}" in lines[0]
+    assert "could not reach Discord" not in lines[0]

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import aiosqlite
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+# Package data, so an installed bot (not only a source checkout) finds its schema.
+MIGRATIONS_DIR: Traversable = files("bot.storage") / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -19,16 +23,57 @@ class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot; refusing protects its data."""
 
 
+class DatabaseUnavailable(RuntimeError):
+    """The database can't be opened or migrated: one sentence for the operator, naming the path."""
+
+
 async def connect(path: Path | str) -> aiosqlite.Connection:
-    """Open the database with WAL, foreign keys and a busy timeout; create its folder if needed."""
+    """Open the database with WAL, foreign keys and a busy timeout; create its folder if needed.
+
+    A connection that fails half-way is closed: its worker thread would otherwise keep the process alive.
+    """
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # aiosqlite leaves its worker thread to die after the event loop when opening fails: fail first here.
+        await asyncio.to_thread(_can_open, path)
     db = await aiosqlite.connect(path, isolation_level=None)
-    db.row_factory = aiosqlite.Row
-    for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL"):
-        cursor = await db.execute(f"PRAGMA {pragma}")
-        await cursor.close()
+    try:
+        db.row_factory = aiosqlite.Row
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL"):
+            cursor = await db.execute(f"PRAGMA {pragma}")
+            await cursor.close()
+    except BaseException:
+        await db.close()
+        raise
     return db
+
+
+def _can_open(path: Path | str) -> None:
+    sqlite3.connect(path).close()
+
+
+async def open_database(path: Path) -> tuple[aiosqlite.Connection, list[int]]:
+    """Connect and migrate, or raise `DatabaseUnavailable` saying which file and why."""
+    try:
+        db = await connect(path)
+    except (sqlite3.Error, OSError) as error:
+        raise DatabaseUnavailable(_problem(path, error)) from error
+    try:
+        return db, await migrate(db)
+    except (sqlite3.Error, OSError) as error:
+        await db.close()
+        raise DatabaseUnavailable(_problem(path, error)) from error
+    except BaseException:
+        await db.close()
+        raise
+
+
+def _problem(path: Path, error: BaseException) -> str:
+    cause = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return (
+        f"the database DATABASE_PATH={path} can't be used ({cause}): "
+        "check the path, its permissions and free disk space."
+    )
 
 
 _WRITE_LOCKS: weakref.WeakKeyDictionary[aiosqlite.Connection, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -50,17 +95,21 @@ async def transaction(db: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Conne
         await db.execute("COMMIT")
 
 
-def available_migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
+def available_migrations(directory: Traversable = MIGRATIONS_DIR) -> list[tuple[int, Traversable]]:
+    """The numbered migration files; none at all means a broken install, never an empty database."""
     found = []
-    for path in sorted(directory.glob("*.sql")):
+    for path in sorted(directory.iterdir(), key=lambda entry: entry.name):
         match = _MIGRATION_NAME.match(path.name)
         if match:
             found.append((int(match.group(1)), path))
+    if not found:
+        raise RuntimeError(f"No migrations found in {directory}: this installation of the bot is incomplete.")
     return found
 
 
-async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
+async def migrate(db: aiosqlite.Connection, directory: Traversable = MIGRATIONS_DIR) -> list[int]:
     """Apply pending migrations in order, each in its own transaction; return the versions applied."""
+    migrations = available_migrations(directory)
     await db.execute_fetchall(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
@@ -69,8 +118,7 @@ async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) ->
     async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cursor:
         row = await cursor.fetchone()
     current = int(row[0]) if row else 0
-    migrations = available_migrations(directory)
-    newest = migrations[-1][0] if migrations else 0
+    newest = migrations[-1][0]
     if current > newest:
         raise SchemaTooNew(
             f"The database {current:04d} is newer than this bot's migrations ({newest:04d}): "
