@@ -390,6 +390,7 @@ async def test_forget_member(db: aiosqlite.Connection) -> None:
     session = finished("g1", [seat(ANA), seat(BEN)])
     await store.save(session)
     await write(db, synthetic("x1", player(ANA, won=True), player(CY), guild=OTHER_GUILD))
+    assert await rank_of(db, GUILD, ANA, "wins", "30d", now=NOW) is not None, "the 30-day totals are built"
 
     async with transaction(db):
         await forget_member(db, ANA)
