@@ -1,10 +1,11 @@
-"""`python -m bot` runs the bot; `python -m bot migrate` only applies migrations."""
+"""`python -m bot` runs the bot; `migrate` only applies migrations; `backup PATH` copies the database."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -13,6 +14,7 @@ from pydantic import ValidationError
 from bot.logs import setup_logging
 from bot.settings import Settings, settings_problem
 from bot.storage import DatabaseUnavailable, SchemaTooNew, open_database
+from bot.storage.backup import BackupRefused, backup
 
 
 def _fail(message: str) -> int:
@@ -36,7 +38,8 @@ async def _run(settings: Settings, token: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="farkle-bot", description="Farkle for Discord")
-    parser.add_argument("command", nargs="?", choices=["run", "migrate"], default="run")
+    parser.add_argument("command", nargs="?", choices=["run", "migrate", "backup"], default="run")
+    parser.add_argument("path", nargs="?", type=Path, help="backup: the new file to write")
     args = parser.parse_args(argv)
     try:
         settings = Settings()
@@ -45,6 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     setup_logging(settings.log_level, secret=token)
     try:
+        if args.command == "backup":
+            if args.path is None:
+                return _fail("backup needs the file to write: python -m bot backup PATH")
+            pages = backup(settings.database_path, args.path)
+            print(f"Backed up {settings.database_path} to {args.path} ({pages} pages).")
+            return 0
         if args.command == "migrate":
             applied = asyncio.run(_migrate(settings))
             print(f"Migrations applied: {applied or 'none (up to date)'}")
@@ -54,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(problem)
         asyncio.run(_migrate(settings))
         asyncio.run(_run(settings, token))
-    except (SchemaTooNew, DatabaseUnavailable) as error:
+    except (SchemaTooNew, DatabaseUnavailable, BackupRefused) as error:
         return _fail(str(error))
     except discord.LoginFailure:
         return _fail(

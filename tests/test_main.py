@@ -157,3 +157,30 @@ def expect_database_problem(result: subprocess.CompletedProcess[str], path: Path
     assert len(lines) == 1, result.stderr
     assert f"DATABASE_PATH={path}" in lines[0]
     assert "could not reach Discord" not in lines[0]
+
+
+# ---------------------------------------------------------------------- backups
+
+
+def test_backup_copies_the_live_database_and_never_overwrites(tmp_path: Path) -> None:
+    live, copy = tmp_path / "live.sqlite3", tmp_path / "backups" / "copy.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(live)).returncode == 0
+    writer = sqlite3.connect(live)  # the running bot: WAL, with a write not yet checkpointed
+    writer.execute("INSERT INTO command_sync (scope, tree_hash) VALUES ('global', 'abc')")
+    writer.commit()
+
+    result = run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live))
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT tree_hash FROM command_sync").fetchall() == [("abc",)]
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+    again = run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live))
+    assert again.returncode == 2 and "already exists" in again.stderr
+    writer.close()
+
+
+def test_backup_of_a_missing_database_is_refused(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, "backup", str(tmp_path / "copy"), DATABASE_PATH=str(tmp_path / "none"))
+    assert result.returncode == 2 and "there is no database" in result.stderr
+    assert not (tmp_path / "none").exists()
