@@ -23,7 +23,7 @@ from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
 from bot.settings import Settings
-from bot.storage import command_sync, open_database
+from bot.storage import command_sync, connect, open_database
 from bot.storage.config import SqliteConfigStore
 from bot.storage.policies import SqlitePolicyStore
 from bot.storage.sessions import SqliteSessionStore
@@ -70,6 +70,7 @@ class FarkleBot(commands.Bot):
         self.clock: Clock = clock or SystemClock()
         self._dice = dice
         self._db: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
         self._sessions: SessionManager | None = None
         self._config: ConfigService | None = None
         self._answering: set[asyncio.Task[Any]] = set()
@@ -80,6 +81,13 @@ class FarkleBot(commands.Bot):
         if self._db is None:
             raise RuntimeError("The database opens in setup_hook; it is not available before login.")
         return self._db
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """A read-only connection: in WAL its reads never queue behind a write, here or elsewhere."""
+        if self._reader is None:
+            raise RuntimeError("The database opens in setup_hook; it is not available before login.")
+        return self._reader
 
     @property
     def sessions(self) -> SessionManager:
@@ -95,6 +103,7 @@ class FarkleBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db, applied = await open_database(self.settings.database_path)
+        self._reader = await connect(self.settings.database_path, read_only=True)
         if applied:
             log.info("Applied migrations %s", applied)
         self._sessions = SessionManager(
@@ -104,7 +113,9 @@ class FarkleBot(commands.Bot):
             dice=self._dice,
             policies=PolicyCache(SqlitePolicyStore(self._db)),
         )
-        self._config = ConfigService(SqliteConfigStore(self._db), self.settings.game, self.clock)
+        self._config = ConfigService(
+            SqliteConfigStore(self._db, self._reader), self.settings.game, self.clock
+        )
         self.add_dynamic_items(FarkleButton, LeaderboardPage)
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -154,6 +165,7 @@ class FarkleBot(commands.Bot):
         if self._sessions is not None:
             await self._sessions.close()
         await super().close()
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        for db in (self._reader, self._db):
+            if db is not None:
+                await db.close()
+        self._db = self._reader = None

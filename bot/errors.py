@@ -9,6 +9,7 @@ import discord
 from discord import AppCommandOptionType, app_commands
 
 from bot.render.words import MESSAGE_LIMIT, capped_name, clip
+from bot.storage.database import DatabaseBusy
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,8 @@ def explain(error: BaseException) -> str | None:
     """The sentence for a known failure, or None when it is a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, DatabaseBusy):
+        return "The database is busy right now, so nothing changed: please try again in a moment."
     if isinstance(error, UserFacingError):
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):

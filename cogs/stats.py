@@ -45,7 +45,7 @@ class StatsCommands(commands.Cog):
         now = self.bot.clock.now()
         min_games = self.bot.settings.game.min_games_win_rate
         rows, total = await results.leaderboard(
-            self.bot.db,
+            self.bot.reader,
             guild_id,
             metric,
             period,
@@ -53,9 +53,17 @@ class StatsCommands(commands.Cog):
             offset=page * PAGE_SIZE,
             limit=PAGE_SIZE,
             min_games=min_games,
+            writer=self.bot.db,
         )
         mine = await results.rank_of(
-            self.bot.db, guild_id, user_id, metric, period, now=now, min_games=min_games
+            self.bot.reader,
+            guild_id,
+            user_id,
+            metric,
+            period,
+            now=now,
+            min_games=min_games,
+            writer=self.bot.db,
         )
         embed = leaderboard_embed(metric, period, page, rows, total, mine)
         return embed, leaderboard_view(metric, period, page, total)
@@ -91,7 +99,7 @@ class StatsCommands(commands.Cog):
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild_id is not None
         who = member or interaction.user
-        row = await results.member_stats(self.bot.db, interaction.guild_id, who.id)
+        row = await results.member_stats(self.bot.reader, interaction.guild_id, who.id)
         await interaction.response.send_message(embed=stats_embed(who.display_name, row))
 
     @app_commands.command(description="The last finished games in this channel or server")
@@ -101,7 +109,7 @@ class StatsCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         channel_id = interaction.channel_id if scope == "channel" else None
-        games = await results.recent_games(self.bot.db, interaction.guild_id, channel_id)
+        games = await results.recent_games(self.bot.reader, interaction.guild_id, channel_id)
         title = "🎲 Recent Farkle games" + (" in this channel" if channel_id else " in this server")
         await interaction.response.send_message(embed=history_embed(title, games), ephemeral=True)
 
@@ -109,7 +117,7 @@ class StatsCommands(commands.Cog):
     @app_commands.describe(game="The game's id, from /farkle history or its results board")
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
         assert interaction.guild_id is not None
-        archived = await results.archived_game(self.bot.db, interaction.guild_id, game.strip().lower())
+        archived = await results.archived_game(self.bot.reader, interaction.guild_id, game.strip().lower())
         if archived is None:
             await interaction.response.send_message(
                 f"No finished game `{echo(game)}` in this server.", ephemeral=True

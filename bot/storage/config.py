@@ -40,11 +40,14 @@ def _flag(value: object) -> bool | None:
 
 
 class SqliteConfigStore:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    """Writes on the bot's connection; reads on `reader` (if given), so they never wait behind a write."""
+
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self._db = db
+        self._reader = reader or db
 
     async def load(self, guild_id: int) -> ConfigRow:
-        async with self._db.execute(
+        async with self._reader.execute(
             f"SELECT {', '.join(_COLUMNS)} FROM guild_config WHERE guild_id = ?", (guild_id,)
         ) as cursor:
             row = await cursor.fetchone()
@@ -60,7 +63,7 @@ class SqliteConfigStore:
 
     async def named(self, guild_id: int) -> dict[str, str]:
         """The server's saved rulesets, name → JSON, by name."""
-        rows = await self._db.execute_fetchall(
+        rows = await self._reader.execute_fetchall(
             "SELECT name, rules FROM rulesets WHERE guild_id = ? ORDER BY name", (guild_id,)
         )
         return {str(row[0]): str(row[1]) for row in rows}
@@ -96,7 +99,7 @@ class SqliteConfigStore:
 
     async def history(self, guild_id: int, limit: int) -> list[AuditEntry]:
         """The newest changes first."""
-        rows = await self._db.execute_fetchall(
+        rows = await self._reader.execute_fetchall(
             "SELECT user_id, user_name, what, old_value, new_value, at FROM config_audit"
             " WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
             (guild_id, limit),

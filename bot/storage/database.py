@@ -23,14 +23,25 @@ class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot; refusing protects its data."""
 
 
+# Discord waits 3 s for an answer: a write gives up well before that (waiting for this process's other
+# writers, then for another process's lock) so the player hears "nothing changed" in time.
+WRITE_QUEUE_WAIT = 1.0
+BUSY_TIMEOUT_MS = 1000
+
+
+class DatabaseBusy(RuntimeError):
+    """Another writer held the database for longer than an answer can wait; nothing was changed."""
+
+
 class DatabaseUnavailable(RuntimeError):
     """The database can't be opened or migrated: one sentence for the operator, naming the path."""
 
 
-async def connect(path: Path | str) -> aiosqlite.Connection:
+async def connect(path: Path | str, *, read_only: bool = False) -> aiosqlite.Connection:
     """Open the database with WAL, foreign keys and a busy timeout; create its folder if needed.
 
     A connection that fails half-way is closed: its worker thread would otherwise keep the process alive.
+    `read_only` opens the reader: in WAL it never waits for a writer, here or in another process.
     """
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -39,7 +50,9 @@ async def connect(path: Path | str) -> aiosqlite.Connection:
     db = await aiosqlite.connect(path, isolation_level=None)
     try:
         db.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL"):
+        pragmas = ["foreign_keys=ON", f"busy_timeout={BUSY_TIMEOUT_MS}"]
+        pragmas += ["query_only=ON"] if read_only else ["journal_mode=WAL", "synchronous=NORMAL"]
+        for pragma in pragmas:
             cursor = await db.execute(f"PRAGMA {pragma}")
             await cursor.close()
     except BaseException:
@@ -83,16 +96,29 @@ _WRITE_LOCKS: weakref.WeakKeyDictionary[aiosqlite.Connection, asyncio.Lock] = we
 async def transaction(db: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
     """One explicit write transaction: committed on success, rolled back on any error.
 
-    Coroutines share one connection, so transactions on it take turns instead of nesting.
+    Coroutines share one connection, so transactions on it take turns instead of nesting. A turn that
+    doesn't come within the answer window raises `DatabaseBusy` and changes nothing.
     """
-    async with _WRITE_LOCKS.setdefault(db, asyncio.Lock()):
-        await db.execute("BEGIN IMMEDIATE")
+    lock = _WRITE_LOCKS.setdefault(db, asyncio.Lock())
+    try:
+        await asyncio.wait_for(lock.acquire(), WRITE_QUEUE_WAIT)
+    except TimeoutError:
+        raise DatabaseBusy("the database is busy with other writes") from None
+    try:
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            raise DatabaseBusy(str(error)) from error
         try:
             yield db
         except BaseException:
             await db.execute("ROLLBACK")
             raise
         await db.execute("COMMIT")
+    finally:
+        lock.release()
 
 
 def available_migrations(directory: Traversable = MIGRATIONS_DIR) -> list[tuple[int, Traversable]]:

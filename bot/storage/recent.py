@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import logging
+
 import aiosqlite
 
 from bot.sessions.records import GameRecord
-from bot.storage.database import transaction
+from bot.storage.database import DatabaseBusy, transaction
+
+log = logging.getLogger(__name__)
 
 THIRTY_DAYS = 30 * 24 * 3600
 RECENT_REFRESH = 3600
@@ -53,6 +57,13 @@ async def refresh(db: aiosqlite.Connection, guild_id: int, now: float) -> None:
     if built is not None and now - built[0] < RECENT_REFRESH:
         return
     since = now - THIRTY_DAYS
+    try:
+        await _rebuild(db, guild_id, now, since)
+    except DatabaseBusy:  # another writer holds the database: serve the totals as they are
+        log.warning("30-day totals of guild %s not rebuilt: the database is busy", guild_id)
+
+
+async def _rebuild(db: aiosqlite.Connection, guild_id: int, now: float, since: float) -> None:
     async with transaction(db):
         await db.execute("DELETE FROM player_recent WHERE guild_id = ?", (guild_id,))
         await db.execute(

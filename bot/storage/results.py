@@ -175,10 +175,11 @@ async def leaderboard(
     offset: int = 0,
     limit: int = 10,
     min_games: int = 1,
+    writer: aiosqlite.Connection | None = None,
 ) -> tuple[list[Ranked], int]:
     """One page, in standard competition ranking ("1, 2, 2, 4"; ties listed by name), and the total."""
     if period == "30d":
-        await recent.refresh(db, guild_id, now)
+        await recent.refresh(writer or db, guild_id, now)  # reads may use a read-only connection
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "min_games": min_games if metric == "win_rate" else 1}
     rows = await db.execute_fetchall(
@@ -201,10 +202,11 @@ async def rank_of(
     *,
     now: float,
     min_games: int = 1,
+    writer: aiosqlite.Connection | None = None,
 ) -> Ranked | None:
     """The member's own line: their rank is one more than the members strictly ahead of them."""
     if period == "30d":
-        await recent.refresh(db, guild_id, now)
+        await recent.refresh(writer or db, guild_id, now)  # reads may use a read-only connection
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "user": user_id, "min_games": min_games if metric == "win_rate" else 1}
     rows = await db.execute_fetchall(
