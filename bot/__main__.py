@@ -1,18 +1,18 @@
-"""`python -m bot` runs the bot; `python -m bot migrate` only applies migrations."""
+"""`python -m bot` runs the bot; `migrate` only applies migrations; `backup PATH` copies the database."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
-from pydantic import ValidationError
 
 from bot.logs import setup_logging
-from bot.settings import Settings
-from bot.storage import SchemaTooNew, connect, migrate
+from bot.settings import Settings, SettingsError, load_settings
+from bot.storage import DatabaseUnavailable, SchemaTooNew, backup, open_database
 
 
 def _fail(message: str) -> int:
@@ -21,30 +21,35 @@ def _fail(message: str) -> int:
 
 
 async def _migrate_only(settings: Settings) -> list[int]:
-    db = await connect(settings.database_path)
-    try:
-        return await migrate(db)
-    finally:
-        await db.close()
+    db, applied = await open_database(settings.database_path)
+    await db.close()
+    return applied
 
 
 async def _run(settings: Settings, token: str) -> None:
     from bot.client import FarkleBot
 
     async with FarkleBot(settings) as bot:
+        await bot.ensure_database()  # before logging in, so a bad database is reported even offline
         await bot.start(token)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="farkle-bot", description="Farkle for Discord")
-    parser.add_argument("command", nargs="?", choices=["run", "migrate"], default="run")
-    args = parser.parse_args(argv)
+    commands = parser.add_subparsers(dest="command", title="commands (default: run)")
+    commands.add_parser("run", help="run the bot")
+    commands.add_parser("migrate", help="only apply database migrations")
+    copy = commands.add_parser("backup", help="copy the database consistently, even while the bot runs")
+    copy.add_argument("path", type=Path, help="the new backup file (never overwritten)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
-        settings = Settings()
-    except ValidationError as error:
-        first = error.errors()[0]
-        name = "_".join(str(part) for part in first["loc"]).upper()
-        return _fail(f"{name} is invalid ({first['msg']}): check .env (see .env.example).")
+        settings = load_settings()
+    except SettingsError as error:
+        return _fail(str(error))
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     setup_logging(settings.log_level, secret=token)
     try:
@@ -52,11 +57,15 @@ def main(argv: list[str] | None = None) -> int:
             applied = asyncio.run(_migrate_only(settings))
             print(f"Migrations applied: {applied or 'none (up to date)'}")
             return 0
+        if args.command == "backup":
+            pages = backup(settings.database_path, args.path)
+            print(f"Backed up {settings.database_path} to {args.path} ({pages} pages, integrity checked).")
+            return 0
         problem = settings.token_problem()
         if problem:
             return _fail(problem)
         asyncio.run(_run(settings, token))
-    except SchemaTooNew as error:
+    except (SchemaTooNew, DatabaseUnavailable) as error:
         return _fail(str(error))
     except discord.LoginFailure:
         return _fail(

@@ -21,7 +21,7 @@ from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
 from bot.settings import Settings
-from bot.storage import command_sync, connect, migrate
+from bot.storage import command_sync, open_database
 from bot.storage.config import SqliteConfigStore
 from bot.storage.policies import SqlitePolicyStore
 from bot.storage.sessions import SqliteSessionStore
@@ -37,6 +37,8 @@ class FarkleBot(commands.Bot):
     def __init__(
         self, settings: Settings, *, clock: Clock | None = None, dice: Callable[[], DiceSource] | None = None
     ) -> None:
+        # The bot never joins voice: discord.py's warnings about missing voice libraries are only noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -69,11 +71,16 @@ class FarkleBot(commands.Bot):
             raise RuntimeError("Server configuration loads in setup_hook; it is not available before login.")
         return self._config
 
+    async def ensure_database(self) -> None:
+        """Open and migrate the database once: `python -m bot` calls it before logging in, so a bad
+        database is reported even offline; otherwise `setup_hook` does (as under SimCord)."""
+        if self._db is None:
+            self._db, applied = await open_database(self.settings.database_path)
+            if applied:
+                log.info("Applied migrations %s", applied)
+
     async def setup_hook(self) -> None:
-        self._db = await connect(self.settings.database_path)
-        applied = await migrate(self._db)
-        if applied:
-            log.info("Applied migrations %s", applied)
+        await self.ensure_database()
         self._sessions = SessionManager(
             store=SqliteSessionStore(self._db),
             clock=self.clock,

@@ -1,42 +1,38 @@
 """`python -m bot` as an operator runs it: a clear line and exit status, never a traceback."""
 
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "GAME_"))}
-    clean.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=tmp_path,
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from bot.engine import PRESET_NAMES
+from bot.settings import LOG_LEVELS
+from tests.cli import TOKEN_SHAPED, one_line, run_bot
 
 
 @pytest.mark.parametrize("token", [None, "not-a-token"])
 def test_missing_or_malformed_token_exits_2_with_one_clear_line(tmp_path: Path, token: str | None) -> None:
-    result = run_bot(tmp_path, **({"DISCORD_TOKEN": token} if token else {}))
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "DISCORD_TOKEN" in lines[0] and ".env.example" in lines[0]
-    assert "Traceback" not in result.stderr
+    line = one_line(run_bot(tmp_path, **({"DISCORD_TOKEN": token} if token else {})))
+    assert "DISCORD_TOKEN" in line and ".env.example" in line
 
 
-def test_invalid_setting_is_named(tmp_path: Path) -> None:
-    result = run_bot(tmp_path, GAME_TURN_TIMEOUT="soon")
-    assert result.returncode == 2
-    assert "GAME_TURN_TIMEOUT" in result.stderr.upper() or "TURN_TIMEOUT" in result.stderr.upper()
-    assert "Traceback" not in result.stderr
+@pytest.mark.parametrize(
+    ("variable", "value", "allowed"),
+    [
+        ("GAME_TURN_TIMEOUT", "abc", ("valid integer",)),
+        ("GAME_TURN_TIMEOUT", "5", ("greater than or equal to 15",)),
+        ("LOG_LEVEL", "loud", LOG_LEVELS),
+        ("GAME_DEFAULT_RULES", "nonsense", PRESET_NAMES),
+    ],
+)
+def test_a_refused_setting_names_the_variable_as_written_and_what_it_takes(
+    tmp_path: Path, variable: str, value: str, allowed: tuple[str, ...]
+) -> None:
+    # Refused before the token is even looked at, so a bad setting is found on the first run.
+    line = one_line(run_bot(tmp_path, **{variable: value}))
+    assert line.startswith(f"farkle-bot: {variable} is invalid (got '{value}')"), line
+    assert all(word in line for word in allowed), line
+    assert "^(" not in line and ".env.example" in line
 
 
 def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Path) -> None:
@@ -51,7 +47,7 @@ def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Pa
 
 
 def test_unreachable_or_rejecting_discord_is_one_line_not_a_traceback(tmp_path: Path) -> None:
-    token = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30  # the right shape, but no real bot's token
+    token = TOKEN_SHAPED
     result = run_bot(tmp_path, DISCORD_TOKEN=token, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
     assert "Traceback" not in result.stderr
     # Offline (as in CI) the bot cannot reach Discord; online, Discord rejects the token.

@@ -1,5 +1,21 @@
 """SQLite storage: connection, migrations and the repositories that hold every SQL statement."""
 
-from bot.storage.database import SchemaTooNew, connect, migrate, transaction
+from bot.storage.database import (
+    DatabaseUnavailable,
+    SchemaTooNew,
+    backup,
+    connect,
+    migrate,
+    open_database,
+    transaction,
+)
 
-__all__ = ["SchemaTooNew", "connect", "migrate", "transaction"]
+__all__ = [
+    "DatabaseUnavailable",
+    "SchemaTooNew",
+    "backup",
+    "connect",
+    "migrate",
+    "open_database",
+    "transaction",
+]
