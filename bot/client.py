@@ -56,7 +56,7 @@ class FarkleBot(commands.Bot):
     @property
     def db(self) -> aiosqlite.Connection:
         if self._db is None:
-            raise RuntimeError("The database opens in setup_hook; it is not available before login.")
+            raise RuntimeError("The database is not open yet: ensure_database (or setup_hook) opens it.")
         return self._db
 
     @property
@@ -82,13 +82,13 @@ class FarkleBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.ensure_database()
         self._sessions = SessionManager(
-            store=SqliteSessionStore(self._db),
+            store=SqliteSessionStore(self.db),
             clock=self.clock,
             settings=self.settings.game,
             dice=self._dice,
-            policies=PolicyCache(SqlitePolicyStore(self._db)),
+            policies=PolicyCache(SqlitePolicyStore(self.db)),
         )
-        self._config = ConfigService(SqliteConfigStore(self._db), self.settings.game, self.clock)
+        self._config = ConfigService(SqliteConfigStore(self.db), self.settings.game, self.clock)
         self.add_dynamic_items(FarkleButton, LeaderboardPage)
         for name in EXTENSIONS:
             await self.load_extension(name)
