@@ -1,19 +1,20 @@
-# Same install and entry point as `make run`: the package from pyproject.toml, then `python -m bot`.
-FROM python:3.11-slim
-
-ENV PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/farkle.sqlite3
-
-WORKDIR /app
+# The installed package runs (not the source folder): build a wheel, install it, run from /data.
+FROM python:3.11-slim AS build
+WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
-COPY migrations ./migrations
-RUN pip install --no-cache-dir . \
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DATABASE_PATH=/data/farkle.sqlite3
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
     && useradd --create-home --uid 10001 farkle \
     && mkdir -p /data && chown farkle:farkle /data
-
 USER farkle
+WORKDIR /data
 VOLUME ["/data"]
-CMD ["python", "-m", "bot"]
+CMD ["farkle-bot"]

@@ -146,11 +146,11 @@ async def start_games(bot: FarkleBot, tables: list[Table]) -> None:
 
 
 async def press_button(bot: FarkleBot, member: simcord.MemberActor, table: Table, action: str) -> None:
-    """Press a button of the board as drawn now: the custom id carries the game id and version."""
+    """Press a button of the board as drawn now: the custom id carries the game id and the roll."""
     snapshot = bot.sessions.snapshot(table.channel.id)
     assert snapshot is not None, f"no session in channel {table.channel.id}"
     ref_action, _, arg = action.partition(":")
-    ref = ButtonRef(snapshot.game_id, snapshot.version, ref_action, arg or None)
+    ref = ButtonRef(snapshot.game_id, snapshot.seq, ref_action, arg or None)
     result = await member.click(table.board, custom_id=ref.custom_id)
     table.presses += 1
     if result.ephemeral:
@@ -175,7 +175,7 @@ def choose(snapshot: Snapshot) -> str:
         wanted.append(position)
     missing = [p for p in wanted if p not in snapshot.selection]
     if missing:
-        return f"die:{missing[0]}"
+        return f"pick:{missing[0]}"
     if preview.can_bank and (preview.turn_total >= BANK_AT or not preview.can_roll):
         return "bank"
     return "roll"

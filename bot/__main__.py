@@ -9,10 +9,12 @@ from pathlib import Path
 
 import aiohttp
 import discord
+from pydantic import ValidationError
 
 from bot.logs import setup_logging
-from bot.settings import Settings, SettingsError, load_settings
-from bot.storage import DatabaseUnavailable, SchemaTooNew, backup, open_database
+from bot.settings import Settings, settings_problem
+from bot.storage import DatabaseUnavailable, SchemaTooNew, open_database
+from bot.storage.backup import BackupRefused, backup
 
 
 def _fail(message: str) -> int:
@@ -20,7 +22,8 @@ def _fail(message: str) -> int:
     return 2
 
 
-async def _migrate_only(settings: Settings) -> list[int]:
+async def _migrate(settings: Settings) -> list[int]:
+    """Open and migrate the database, then close it: a bad database is reported before Discord is."""
     db, applied = await open_database(settings.database_path)
     await db.close()
     return applied
@@ -30,42 +33,37 @@ async def _run(settings: Settings, token: str) -> None:
     from bot.client import FarkleBot
 
     async with FarkleBot(settings) as bot:
-        await bot.ensure_database()  # before logging in, so a bad database is reported even offline
         await bot.start(token)
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="farkle-bot", description="Farkle for Discord")
-    commands = parser.add_subparsers(dest="command", title="commands (default: run)")
-    commands.add_parser("run", help="run the bot")
-    commands.add_parser("migrate", help="only apply database migrations")
-    copy = commands.add_parser("backup", help="copy the database consistently, even while the bot runs")
-    copy.add_argument("path", type=Path, help="the new backup file (never overwritten)")
-    return parser
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = argparse.ArgumentParser(prog="farkle-bot", description="Farkle for Discord")
+    parser.add_argument("command", nargs="?", choices=["run", "migrate", "backup"], default="run")
+    parser.add_argument("path", nargs="?", type=Path, help="backup: the new file to write")
+    args = parser.parse_args(argv)
     try:
-        settings = load_settings()
-    except SettingsError as error:
-        return _fail(str(error))
+        settings = Settings()
+    except ValidationError as error:
+        return _fail(settings_problem(error))
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     setup_logging(settings.log_level, secret=token)
     try:
-        if args.command == "migrate":
-            applied = asyncio.run(_migrate_only(settings))
-            print(f"Migrations applied: {applied or 'none (up to date)'}")
-            return 0
         if args.command == "backup":
+            if args.path is None:
+                return _fail("backup needs the file to write: python -m bot backup PATH")
             pages = backup(settings.database_path, args.path)
-            print(f"Backed up {settings.database_path} to {args.path} ({pages} pages, integrity checked).")
+            print(f"Backed up {settings.database_path} to {args.path} ({pages} pages).")
+            return 0
+        if args.command == "migrate":
+            applied = asyncio.run(_migrate(settings))
+            print(f"Migrations applied: {applied or 'none (up to date)'}")
             return 0
         problem = settings.token_problem()
         if problem:
             return _fail(problem)
+        asyncio.run(_migrate(settings))
         asyncio.run(_run(settings, token))
-    except (SchemaTooNew, DatabaseUnavailable) as error:
+    except (SchemaTooNew, DatabaseUnavailable, BackupRefused) as error:
         return _fail(str(error))
     except discord.LoginFailure:
         return _fail(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import aiosqlite
 import discord
@@ -15,7 +17,7 @@ from discord.ext import commands
 from bot.clock import Clock, SystemClock
 from bot.config import ConfigService
 from bot.engine import DiceSource
-from bot.errors import report_error
+from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.render.components import FarkleButton
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
@@ -31,19 +33,38 @@ log = logging.getLogger(__name__)
 
 # Extensions loaded at start-up (add new cogs here); mixin modules in cogs/ are imported by them.
 EXTENSIONS = ("cogs.farkle", "cogs.config")
+# How long a shutdown waits for interactions already being answered (Docker allows 10 s by default).
+DRAIN_SECONDS = 5.0
+
+
+class FarkleTree(app_commands.CommandTree["FarkleBot"]):
+    """Every slash command and autocomplete passes here first."""
+
+    async def interaction_check(self, interaction: discord.Interaction[FarkleBot], /) -> bool:
+        """Count it as in flight for a clean shutdown, and answer guild-only commands sent from a DM:
+        Discord hides them there, but a client can still send them."""
+        self.client.answering()
+        command = interaction.command
+        root = getattr(command, "root_parent", None) or command  # a group's subcommands follow the group
+        if interaction.guild_id is not None or root is None or not root.guild_only:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await reply_ephemeral(interaction, NOT_IN_DMS)
+        return False
 
 
 class FarkleBot(commands.Bot):
     def __init__(
         self, settings: Settings, *, clock: Clock | None = None, dice: Callable[[], DiceSource] | None = None
     ) -> None:
-        # The bot never joins voice: discord.py's warnings about missing voice libraries are only noise.
-        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=FarkleTree,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
@@ -51,12 +72,13 @@ class FarkleBot(commands.Bot):
         self._db: aiosqlite.Connection | None = None
         self._sessions: SessionManager | None = None
         self._config: ConfigService | None = None
+        self._answering: set[asyncio.Task[Any]] = set()
         self.tree.error(self.on_app_command_error)
 
     @property
     def db(self) -> aiosqlite.Connection:
         if self._db is None:
-            raise RuntimeError("The database is not open yet: ensure_database (or setup_hook) opens it.")
+            raise RuntimeError("The database opens in setup_hook; it is not available before login.")
         return self._db
 
     @property
@@ -71,30 +93,29 @@ class FarkleBot(commands.Bot):
             raise RuntimeError("Server configuration loads in setup_hook; it is not available before login.")
         return self._config
 
-    async def ensure_database(self) -> None:
-        """Open and migrate the database once: `python -m bot` calls it before logging in, so a bad
-        database is reported even offline; otherwise `setup_hook` does (as under SimCord)."""
-        if self._db is None:
-            self._db, applied = await open_database(self.settings.database_path)
-            if applied:
-                log.info("Applied migrations %s", applied)
-
     async def setup_hook(self) -> None:
-        await self.ensure_database()
+        self._db, applied = await open_database(self.settings.database_path)
+        if applied:
+            log.info("Applied migrations %s", applied)
         self._sessions = SessionManager(
-            store=SqliteSessionStore(self.db),
+            store=SqliteSessionStore(self._db),
             clock=self.clock,
             settings=self.settings.game,
             dice=self._dice,
-            policies=PolicyCache(SqlitePolicyStore(self.db)),
+            policies=PolicyCache(SqlitePolicyStore(self._db)),
         )
-        self._config = ConfigService(SqliteConfigStore(self.db), self.settings.game, self.clock)
+        self._config = ConfigService(SqliteConfigStore(self._db), self.settings.game, self.clock)
         self.add_dynamic_items(FarkleButton, LeaderboardPage)
         for name in EXTENSIONS:
             await self.load_extension(name)
         restored = await self._sessions.restore()
-        if restored:
-            log.info("Restored %d Farkle sessions", len(restored))
+        if restored.sessions or restored.unreadable:
+            log.info(
+                "Restored %d Farkle sessions (%d boards to catch up, %d unreadable)",
+                len(restored.sessions),
+                len(restored.behind),
+                len(restored.unreadable),
+            )
         await self.sync_commands_if_changed()
 
     async def sync_commands_if_changed(self) -> bool:
@@ -118,7 +139,18 @@ class FarkleBot(commands.Bot):
     ) -> None:
         await report_error(interaction, error)
 
+    def answering(self) -> None:
+        """The current task answers an interaction: a shutdown lets it finish (its reply, the turn ping
+        and their database writes) before closing the connection and the database under it."""
+        task = asyncio.current_task()
+        if task is not None and task not in self._answering:
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+
     async def close(self) -> None:
+        in_flight = self._answering - {asyncio.current_task()}
+        if in_flight:
+            await asyncio.wait(in_flight, timeout=DRAIN_SECONDS)
         if self._sessions is not None:
             await self._sessions.close()
         await super().close()

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.clock import Clock
 from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
+from bot.render.words import echo
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
 from bot.storage.config import AuditEntry, ConfigRow, SqliteConfigStore
@@ -185,6 +186,11 @@ class ConfigService:
     async def set_option(self, guild_id: int, editor: Editor, option: str, raw: str) -> Change:
         """One rule (validated by the engine) or server setting, from what the admin typed."""
         field = _field(option)
+        if field not in SETTINGS and field not in OPTIONS:
+            raise ConfigError(
+                f"There is no rule called '{echo(option)}'. Rules: {', '.join(OPTIONS)}. "
+                f"Server settings: {', '.join(SETTINGS)}."
+            )
         async with self._lock(guild_id):
             row = await self._store.load(guild_id)
             config = self._config(row)
@@ -197,7 +203,7 @@ class ConfigService:
                 try:
                     after = before.with_option(option, raw)
                 except RulesError as error:
-                    raise ConfigError(_with_settings(str(error))) from None
+                    raise ConfigError(str(error)) from None
                 old, value = getattr(before, field), getattr(after, field)
                 if after.name == before.name and before.name != "custom":
                     after = after.model_copy(update={"name": "custom"})  # no longer the saved one
@@ -289,8 +295,8 @@ class ConfigService:
         names = list(await self._store.named(guild_id)) if saved_only else await self.rules_names(guild_id)
         what = "saved ruleset" if saved_only else "ruleset"
         if not names:
-            return f"There is no {what} called “{name}”: this server has none yet."
-        return f"There is no {what} called “{name}”: choose {', '.join(names)}."
+            return f"There is no {what} called “{echo(name)}”: this server has none yet."
+        return f"There is no {what} called “{echo(name)}”: choose {', '.join(names)}."
 
     def _lock(self, guild_id: int) -> asyncio.Lock:
         """Changes to one server are read-modify-write: one at a time."""
@@ -339,10 +345,3 @@ def _parse_setting(spec: SettingSpec, raw: str) -> int | bool:
     if not low <= value <= high:
         raise refused
     return value
-
-
-def _with_settings(message: str) -> str:
-    """The engine lists its rules when a name is unknown; the server settings are valid names too."""
-    if message.startswith("There is no rule called"):
-        return message.rstrip(".") + f". Server settings: {', '.join(SETTINGS)}."
-    return message

@@ -6,7 +6,9 @@ import logging
 import secrets
 
 import discord
-from discord import app_commands
+from discord import AppCommandOptionType, app_commands
+
+from bot.render.words import MESSAGE_LIMIT, capped_name, clip
 
 log = logging.getLogger(__name__)
 
@@ -14,6 +16,8 @@ log = logging.getLogger(__name__)
 class UserFacingError(Exception):
     """A refusal whose message is written for the person who pressed or typed."""
 
+
+NOT_IN_DMS = "Farkle is played in a server channel, not in direct messages."
 
 # Discord's settings screens use these names, not the API's.
 _PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage Messages"}
@@ -30,11 +34,14 @@ def explain(error: BaseException) -> str | None:
     if isinstance(error, UserFacingError):
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Farkle is played in a server channel, not in direct messages."
+        return NOT_IN_DMS
     if isinstance(error, app_commands.MissingPermissions):
         return f"You need the {_permissions(error.missing_permissions)} permission to do that."
     if isinstance(error, app_commands.BotMissingPermissions):
         return f"I need the {_permissions(error.missing_permissions)} permission in this channel to do that."
+    if isinstance(error, app_commands.TransformerError) and error.type is AppCommandOptionType.user:
+        who = capped_name(getattr(error.value, "display_name", "That member"))
+        return f"{who} is not a member of this server."  # a member option naming someone outside it
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):
@@ -43,7 +50,11 @@ def explain(error: BaseException) -> str | None:
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:
-    """Answer privately whether or not the interaction was already acknowledged."""
+    """Answer privately whether or not the interaction was already acknowledged.
+
+    Refusals can quote names and typed text: clipped, so Discord never rejects the answer itself.
+    """
+    content = clip(content, MESSAGE_LIMIT)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True)
     else:

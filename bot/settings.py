@@ -4,27 +4,26 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.engine import RulesError, Ruleset
+from bot.engine import PRESET_NAMES
 
 # Three base64url parts separated by dots: the shape of every Discord bot token.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
-
-class SettingsError(ValueError):
-    """A refused setting: one line for the operator, naming the variable as they wrote it."""
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
 class GameSettings(BaseSettings):
     """Gameplay defaults a server admin can later override per server (`GAME_` prefix)."""
 
-    model_config = SettingsConfigDict(env_prefix="GAME_", env_file=".env", extra="ignore")
+    # An empty value (`GAME_TURN_TIMEOUT=` in a copied template) means "not set", as for every setting.
+    model_config = SettingsConfigDict(
+        env_prefix="GAME_", env_file=".env", extra="ignore", env_ignore_empty=True
+    )
 
     default_rules: str = "classic"
     turn_timeout: int = Field(default=120, ge=15, le=3600)
@@ -35,34 +34,28 @@ class GameSettings(BaseSettings):
 
     @field_validator("default_rules")
     @classmethod
-    def _known_preset(cls, value: str) -> str:
-        """Refused at start-up: an unknown preset would otherwise break every new game."""
-        name = value.strip().lower()
-        try:
-            Ruleset.preset(name)
-        except RulesError as error:
-            raise PydanticCustomError("preset", str(error)) from None
-        return name
+    def _a_preset(cls, value: str) -> str:
+        """Refused at start-up, not on the first `/farkle new` of every server."""
+        if value not in PRESET_NAMES:
+            raise ValueError(f"“{value}” is not a preset; choose one of {', '.join(PRESET_NAMES)}")
+        return value
 
 
 class Settings(BaseSettings):
     """Top-level settings; names match the variables documented in `.env.example`."""
 
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr | None = None
     database_path: Path = Path("data/farkle.sqlite3")
     dev_guild_id: int | None = None
-    log_level: str = "INFO"
+    log_level: LogLevel = "INFO"
     game: GameSettings = Field(default_factory=GameSettings)
 
-    @field_validator("log_level")
+    @field_validator("log_level", mode="before")
     @classmethod
-    def _known_level(cls, value: str) -> str:
-        level = value.strip().upper()
-        if level not in LOG_LEVELS:
-            raise PydanticCustomError("log_level", f"choose {', '.join(LOG_LEVELS[:-1])} or {LOG_LEVELS[-1]}")
-        return level
+    def _any_case(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
     def token_problem(self) -> str | None:
         """A one-line explanation when the token cannot possibly log in, else None."""
@@ -74,21 +67,10 @@ class Settings(BaseSettings):
         return None
 
 
-_Model = TypeVar("_Model", bound=BaseSettings)
-
-
-def load_settings() -> Settings:
-    """Settings from the environment and `.env`; a refused value raises SettingsError naming its variable."""
-    return _validated(Settings, game=_validated(GameSettings))
-
-
-def _validated(model: type[_Model], **values: Any) -> _Model:
-    try:
-        return model(**values)
-    except ValidationError as error:
-        first = error.errors()[0]
-        name = model.model_config.get("env_prefix", "") + "_".join(str(part) for part in first["loc"])
-        got = "" if "token" in name.lower() else f" (got {str(first['input'])[:40]!r})"
-        raise SettingsError(
-            f"{name.upper()} is invalid{got}: {first['msg'].rstrip('.')}. Check .env (see .env.example)."
-        ) from None
+def settings_problem(error: ValidationError) -> str:
+    """One line naming the variable exactly as the operator wrote it (`GAME_TURN_TIMEOUT`, not the field)."""
+    first = error.errors()[0]
+    prefix = GameSettings.model_config.get("env_prefix", "") if error.title == GameSettings.__name__ else ""
+    name = prefix + "_".join(str(part) for part in first["loc"] if part != "game").upper()
+    reason = str(first["msg"]).removeprefix("Value error, ")
+    return f"{name} is invalid ({reason}): check .env (see .env.example)."

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 Choices = list[app_commands.Choice[str]]
 
+# Autocomplete skips the cog's permission check: without this, option and saved names leak to anyone.
+admins_only = app_commands.checks.has_permissions(manage_guild=True)
+
 
 def _editor(interaction: discord.Interaction) -> Editor:
     return Editor(interaction.user.id, interaction.user.display_name)
@@ -86,6 +89,7 @@ class Config(
         await self._answer(interaction, change)
 
     @set.autocomplete("option")
+    @admins_only
     async def _option_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         typed = current.strip().lower().replace("-", "_").replace(" ", "_")
         return [
@@ -95,6 +99,7 @@ class Config(
         ][:25]
 
     @set.autocomplete("value")
+    @admins_only
     async def _value_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         option = str(getattr(interaction.namespace, "option", "") or "")
         matches = matching(option_choices(option), current)
@@ -139,11 +144,13 @@ class Config(
 
     @save.autocomplete("name")
     @delete.autocomplete("name")
+    @admins_only
     async def _saved_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         assert interaction.guild_id is not None
         return matching(await self.config.named(interaction.guild_id), current)
 
     @default.autocomplete("name")
+    @admins_only
     async def _rules_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         assert interaction.guild_id is not None
         return matching(await self.config.rules_names(interaction.guild_id), current)

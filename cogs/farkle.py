@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -13,12 +15,29 @@ from bot.errors import reply_ephemeral, report_error
 from bot.render.board import Rendered, help_embed, hint_text, moved_board, render, rules_embed
 from bot.render.choices import matching
 from bot.render.components import ButtonRef
-from bot.render.words import points
-from bot.sessions.manager import Outcome
+from bot.render.words import echo, points
+from bot.sessions.manager import Outcome, Restored
+from bot.sessions.session import Snapshot
 from cogs.stats import StatsCommands
-from cogs.threads import open_game_thread, show_lobby_in_thread
+from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 
 log = logging.getLogger(__name__)
+
+# Seconds between boards redrawn after a restart: thousands of live games must not hit Discord's
+# global rate limit (50 requests/s) at once, and live presses need room alongside.
+CATCH_UP_PACE = 0.1
+SAVED_NOT_SHOWN = "Your move counts, but I couldn't update the board: `/farkle board` shows it again."
+UNREADABLE = (
+    "⚠️ I couldn't restore the Farkle game in this channel after a restart, sorry: "
+    "start a new one with `/farkle new`."
+)
+
+
+async def _tell_privately(interaction: discord.Interaction, text: str) -> None:
+    try:
+        await reply_ephemeral(interaction, text)
+    except discord.HTTPException as error:
+        log.warning("Could not tell member %s privately: %s", interaction.user.id, error)
 
 
 async def _ping(channel: discord.PartialMessageable, user_id: int, text: str) -> discord.Message:
@@ -34,9 +53,15 @@ class Farkle(
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
         self.manager = bot.sessions
+        self._catching_up: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.manager.subscribe(self.show_unprompted)
+        self.manager.on_restore(self.catch_up)
+
+    async def cog_unload(self) -> None:
+        if self._catching_up is not None:
+            self._catching_up.cancel()
 
     # ------------------------------------------------------------------ drawing outcomes
 
@@ -50,24 +75,99 @@ class Farkle(
         snapshot = outcome.snapshot
         rendered = render(snapshot)
         if pressed is not None and pressed.game_id == snapshot.game_id:
-            await interaction.response.edit_message(embed=rendered.embed, view=rendered.view)
-        elif snapshot.board_message_id is None:  # a new lobby (a rematch pressed on the results)
+            await self._answer_press(interaction, snapshot, rendered)
+        elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
             message = await interaction.original_response()
-            await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+            now = await self.manager.attach_board(
+                snapshot.channel_id, snapshot.game_id, message.id, snapshot.version
+            )
+            if now is not None and now.version != snapshot.version:  # joined while it was being posted
+                await self.redraw(now)
+        elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
+            await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
         else:
-            await self._edit_board(snapshot.channel_id, snapshot.board_message_id, rendered)
+            await self.redraw(snapshot, rendered)
             await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
         await self._announce(outcome)
+
+    async def _answer_press(
+        self, interaction: discord.Interaction, snapshot: Snapshot, rendered: Rendered
+    ) -> None:
+        """Edit the pressed board; if that answer fails, the committed move still reaches the board."""
+        try:
+            await interaction.response.edit_message(embed=rendered.embed, view=rendered.view)
+        except discord.HTTPException as error:
+            log.warning(
+                "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error
+            )
+            if not await self.redraw(snapshot, rendered):
+                await _tell_privately(interaction, SAVED_NOT_SHOWN)
+            return
+        if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
+            await self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
+        else:  # pressed on an older copy whose retirement failed: the board players follow moves too
+            await self.redraw(snapshot, rendered)
 
     async def show_unprompted(self, outcome: Outcome) -> None:
         """Timers and computer players change games with nobody pressing: edit the board by id."""
         snapshot = outcome.snapshot
         if snapshot is None:
             return
-        if snapshot.board_message_id is not None and outcome.reminder_for is None:
-            await self._edit_board(snapshot.channel_id, snapshot.board_message_id, render(snapshot))
+        if outcome.reminder_for is None:
+            await self.redraw(snapshot)
         await self._announce(outcome)
+
+    async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> bool:
+        """Bring a game's board up to date by its message id, or post a new one if it was deleted.
+
+        Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
+        `/farkle board` recovers.
+        """
+        rendered = rendered or render(snapshot)
+        channel = self.bot.get_partial_messageable(snapshot.channel_id)
+        if snapshot.board_message_id is not None:
+            try:
+                await channel.get_partial_message(snapshot.board_message_id).edit(
+                    embed=rendered.embed, view=rendered.view
+                )
+            except discord.NotFound:
+                log.info("The board in channel %s was deleted: posting a new one", snapshot.channel_id)
+            except discord.HTTPException as error:
+                log.warning("Could not redraw the board in channel %s: %s", snapshot.channel_id, error)
+                return False
+            else:
+                await self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
+                return True
+        if snapshot.stage not in ("lobby", "playing"):
+            return False
+        try:
+            message = await channel.send(embed=rendered.embed, view=rendered.view)
+        except discord.HTTPException as error:
+            log.warning("Could not post a board in channel %s: %s", snapshot.channel_id, error)
+            return False
+        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
+        return True
+
+    async def catch_up(self, restored: Restored) -> None:
+        """After a start-up, redraw the boards that fell behind their game, paced, in the background."""
+        if restored.behind or restored.unreadable:
+            self._catching_up = asyncio.create_task(self._catch_up(restored), name="farkle-catch-up")
+
+    async def _catch_up(self, restored: Restored) -> None:
+        clock = self.bot.clock
+        for channel_id in restored.unreadable:
+            try:
+                await self.bot.get_partial_messageable(channel_id).send(UNREADABLE)
+            except discord.HTTPException as error:
+                log.warning("Could not tell channel %s its game was not restored: %s", channel_id, error)
+            await clock.sleep_until(clock.now() + CATCH_UP_PACE)
+        for channel_id in restored.behind:
+            outcome = self.manager.catch_up(channel_id)  # as it is now: players may have moved meanwhile
+            if outcome is not None and outcome.snapshot is not None:
+                if await self.redraw(outcome.snapshot):
+                    await self._announce(outcome)
+                await clock.sleep_until(clock.now() + CATCH_UP_PACE)
 
     async def _announce(self, outcome: Outcome) -> None:
         """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself."""
@@ -87,12 +187,14 @@ class Farkle(
         except discord.HTTPException as error:
             log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
 
-    async def _edit_board(self, channel_id: int, message_id: int, rendered: Rendered) -> None:
+    async def _retire_board(self, channel_id: int, message_id: int) -> None:
+        """An older board says where the game went and loses its buttons."""
+        moved = moved_board()
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await message.edit(embed=rendered.embed, view=rendered.view)
+            await message.edit(embed=moved.embed, view=moved.view)
         except discord.HTTPException:
-            log.warning("Could not edit the board %s in channel %s", message_id, channel_id)
+            log.warning("Could not retire the board %s in channel %s", message_id, channel_id)
 
     @staticmethod
     def _acknowledge(outcome: Outcome) -> str:
@@ -108,6 +210,7 @@ class Farkle(
 
     @commands.Cog.listener()
     async def on_farkle_button(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
+        self.bot.answering()
         try:
             if interaction.channel_id is None:
                 return
@@ -117,7 +220,7 @@ class Farkle(
             outcome = await self.manager.press(
                 interaction.channel_id,
                 ref.game_id,
-                ref.version,
+                ref.seq,
                 interaction.user.id,
                 interaction.user.display_name,
                 ref.action,
@@ -126,7 +229,13 @@ class Farkle(
             await self.show(interaction, outcome, pressed=ref)
             # Roll and Bank are disabled for a selection that does not score: say why, privately.
             shown = outcome.snapshot
-            if ref.action == "die" and shown and shown.selection and shown.preview and shown.preview.error:
+            if (
+                ref.action in ("pick", "drop")
+                and shown
+                and shown.selection
+                and shown.preview
+                and shown.preview.error
+            ):
                 await interaction.followup.send(shown.preview.error, ephemeral=True)
         except Exception as error:
             await report_error(interaction, error)
@@ -149,21 +258,26 @@ class Farkle(
         ruleset = await self.bot.config.resolve(interaction.guild_id, rules) if rules else config.ruleset
         if ruleset is None:
             names = await self.bot.config.rules_names(interaction.guild_id)
-            await reply_ephemeral(interaction, f"Unknown rules “{rules}”: choose one of {', '.join(names)}.")
+            await reply_ephemeral(
+                interaction, f"Unknown rules “{echo(str(rules))}”: choose one of {', '.join(names)}."
+            )
             return
-        thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
-        outcome = await self.manager.open_lobby(
+        user = interaction.user
+        open_in = partial(
+            self.manager.open_lobby,
             interaction.guild_id,
-            thread.id if thread else interaction.channel_id,
-            interaction.user.id,
-            interaction.user.display_name,
-            ruleset,
-            config.table,
+            host_id=user.id,
+            host_name=user.display_name,
+            rules=ruleset,
+            table=config.table,
         )
+        thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
         if thread is not None:
-            await show_lobby_in_thread(interaction, self.manager, outcome, thread)
-            return
-        await self.show(interaction, outcome)
+            outcome = await open_in(thread.id)
+            if await show_lobby_in_thread(interaction, self.manager, outcome, thread):
+                return
+            no_thread = NO_THREAD
+        await self.show(interaction, await open_in(interaction.channel_id))
         if no_thread:
             await interaction.followup.send(no_thread, ephemeral=True)
 
@@ -212,9 +326,9 @@ class Farkle(
         rendered = render(snapshot)
         await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
         message = await interaction.original_response()
-        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
         if old is not None:
-            await self._edit_board(snapshot.channel_id, old, moved_board())
+            await self._retire_board(snapshot.channel_id, old)
 
     @app_commands.command(description="The rules of this channel's game, in plain words")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import report_error
 from bot.render.confirm import ask_to_confirm
 from bot.render.stats import (
     PAGE_SIZE,
@@ -22,6 +23,7 @@ from bot.render.stats import (
     replay_lines,
     stats_embed,
 )
+from bot.render.words import echo
 from bot.sessions.records import replay
 from bot.storage import results, transaction
 from bot.storage.results import Metric, Period
@@ -73,11 +75,16 @@ class StatsCommands(commands.Cog):
     async def on_farkle_leaderboard_page(
         self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
     ) -> None:
-        assert interaction.guild_id is not None
-        embed, view = await self._leaderboard_page(
-            interaction.guild_id, interaction.user.id, metric, period, page
-        )
-        await interaction.response.edit_message(embed=embed, view=view)
+        self.bot.answering()
+        try:
+            if interaction.guild_id is None:  # a forged press: Discord only shows these in servers
+                raise app_commands.NoPrivateMessage()
+            embed, view = await self._leaderboard_page(
+                interaction.guild_id, interaction.user.id, metric, period, page
+            )
+            await interaction.response.edit_message(embed=embed, view=view)
+        except Exception as error:
+            await report_error(interaction, error)
 
     @app_commands.command(description="A member's Farkle numbers in this server")
     @app_commands.describe(member="Whose numbers (default: yours)")
@@ -105,7 +112,7 @@ class StatsCommands(commands.Cog):
         archived = await results.archived_game(self.bot.db, interaction.guild_id, game.strip().lower())
         if archived is None:
             await interaction.response.send_message(
-                f"No finished game `{game}` in this server.", ephemeral=True
+                f"No finished game `{echo(game)}` in this server.", ephemeral=True
             )
             return
         seats = [(user_id, team) for user_id, _, team in archived.seats]

@@ -7,6 +7,7 @@ import logging
 import discord
 
 from bot.render.board import render
+from bot.render.words import capped_name, clip
 from bot.sessions.manager import Outcome, SessionManager
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ NO_THREAD = (
 
 
 def thread_name(host_name: str) -> str:
-    return f"Farkle · {host_name}"[:100]
+    return clip(f"Farkle · {host_name}", 100)  # Discord's limit for a thread name
 
 
 async def open_game_thread(interaction: discord.Interaction) -> tuple[discord.Thread | None, str | None]:
@@ -47,17 +48,33 @@ async def open_game_thread(interaction: discord.Interaction) -> tuple[discord.Th
 
 async def show_lobby_in_thread(
     interaction: discord.Interaction, manager: SessionManager, outcome: Outcome, thread: discord.Thread
-) -> None:
-    """Link the thread from the channel (answering within Discord's window), then post the board in it.
+) -> bool:
+    """Post the board in the thread, then link it from the channel. Players join the thread when its
+    turn pings mention them.
 
-    Players join the thread when its turn pings mention them.
+    A thread that refuses the bot (403) would leave an empty thread and a lobby with no board: the
+    lobby is closed, the thread removed, and False tells the caller to play in the channel instead.
     """
     snapshot = outcome.snapshot
     assert snapshot is not None, "a new thread has no game to refuse the lobby"
-    host = discord.utils.escape_markdown(interaction.user.display_name)
+    rendered = render(snapshot)
+    try:
+        message = await thread.send(embed=rendered.embed, view=rendered.view)
+    except discord.HTTPException as error:
+        log.warning("Could not post a lobby in the new thread %s: %s", thread.id, error)
+        await manager.cancel(thread.id, snapshot.host_id)
+        await _remove(thread)
+        return False
+    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
+    host = discord.utils.escape_markdown(capped_name(interaction.user.display_name))
     await interaction.response.send_message(
         f"🎲 **{host}** opened a Farkle lobby ({snapshot.rules.name} rules): join in {thread.mention}"
     )
-    rendered = render(snapshot)
-    message = await thread.send(embed=rendered.embed, view=rendered.view)
-    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id)
+    return True
+
+
+async def _remove(thread: discord.Thread) -> None:
+    try:
+        await thread.delete()
+    except discord.HTTPException as error:  # deleting needs Manage Threads: it stays, empty and unused
+        log.warning("Could not remove the unusable thread %s: %s", thread.id, error)

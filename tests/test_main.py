@@ -1,38 +1,70 @@
 """`python -m bot` as an operator runs it: a clear line and exit status, never a traceback."""
 
+import os
 import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from bot.engine import PRESET_NAMES
-from bot.settings import LOG_LEVELS
-from tests.cli import TOKEN_SHAPED, one_line, run_bot
+
+def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "GAME_"))}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
 
 
 @pytest.mark.parametrize("token", [None, "not-a-token"])
 def test_missing_or_malformed_token_exits_2_with_one_clear_line(tmp_path: Path, token: str | None) -> None:
-    line = one_line(run_bot(tmp_path, **({"DISCORD_TOKEN": token} if token else {})))
-    assert "DISCORD_TOKEN" in line and ".env.example" in line
+    result = run_bot(tmp_path, **({"DISCORD_TOKEN": token} if token else {}))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "DISCORD_TOKEN" in lines[0] and ".env.example" in lines[0]
+    assert "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize(
-    ("variable", "value", "allowed"),
+    ("variable", "value", "says"),
     [
-        ("GAME_TURN_TIMEOUT", "abc", ("valid integer",)),
-        ("GAME_TURN_TIMEOUT", "5", ("greater than or equal to 15",)),
-        ("LOG_LEVEL", "loud", LOG_LEVELS),
-        ("GAME_DEFAULT_RULES", "nonsense", PRESET_NAMES),
+        ("GAME_TURN_TIMEOUT", "soon", "valid integer"),
+        ("GAME_TURN_TIMEOUT", "5", "greater than or equal to 15"),
+        ("LOG_LEVEL", "loud", "'DEBUG', 'INFO', 'WARNING', 'ERROR' or 'CRITICAL'"),
+        ("GAME_DEFAULT_RULES", "nonsense", "classic, box, doubling, last-loses, family"),
+        ("DEV_GUILD_ID", "abc", "valid integer"),
     ],
 )
-def test_a_refused_setting_names_the_variable_as_written_and_what_it_takes(
-    tmp_path: Path, variable: str, value: str, allowed: tuple[str, ...]
+def test_an_invalid_setting_is_one_line_naming_the_variable_as_written(
+    tmp_path: Path, variable: str, value: str, says: str
 ) -> None:
-    # Refused before the token is even looked at, so a bad setting is found on the first run.
-    line = one_line(run_bot(tmp_path, **{variable: value}))
-    assert line.startswith(f"farkle-bot: {variable} is invalid (got '{value}')"), line
-    assert all(word in line for word in allowed), line
-    assert "^(" not in line and ".env.example" in line
+    result = run_bot(tmp_path, "migrate", **{variable: value})
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"farkle-bot: {variable} is invalid ("), result.stderr
+    assert says in lines[0]
+
+
+def test_the_shipped_template_with_only_a_token_passes_the_settings(tmp_path: Path) -> None:
+    """The README's first run: `cp .env.example .env`, fill in the token (empty optional values are unset)."""
+    template = (Path(__file__).parents[1] / ".env.example").read_text()
+    token = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30
+    (tmp_path / ".env").write_text(template.replace("DISCORD_TOKEN=", f"DISCORD_TOKEN={token}", 1))
+    result = run_bot(tmp_path)
+    assert "is invalid" not in result.stderr and "Traceback" not in result.stderr
+    assert "could not reach Discord" in result.stderr or "Discord rejected" in result.stderr
+    assert (tmp_path / "data" / "farkle.sqlite3").exists(), "the database was opened before Discord"
+    # An image's DATABASE_PATH (/data on its volume) survives `docker run --env-file .env`.
+    assert not [line for line in template.splitlines() if line.startswith("DATABASE_PATH=")]
 
 
 def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Path) -> None:
@@ -47,7 +79,7 @@ def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Pa
 
 
 def test_unreachable_or_rejecting_discord_is_one_line_not_a_traceback(tmp_path: Path) -> None:
-    token = TOKEN_SHAPED
+    token = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30  # the right shape, but no real bot's token
     result = run_bot(tmp_path, DISCORD_TOKEN=token, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
     assert "Traceback" not in result.stderr
     # Offline (as in CI) the bot cannot reach Discord; online, Discord rejects the token.
@@ -55,3 +87,100 @@ def test_unreachable_or_rejecting_discord_is_one_line_not_a_traceback(tmp_path: 
     assert result.returncode in expected
     assert expected[result.returncode] in result.stderr
     assert token not in result.stderr
+
+
+# ---------------------------------------------------------------------- a database that can't be used
+
+TOKEN_SHAPE = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30
+
+
+def garbage(tmp_path: Path) -> Path:
+    path = tmp_path / "garbage.sqlite3"
+    path.write_bytes(os.urandom(8192))
+    return path
+
+
+def truncated(tmp_path: Path) -> Path:
+    path = tmp_path / "truncated.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(path)).returncode == 0
+    path.write_bytes(path.read_bytes()[:1500])
+    (tmp_path / "truncated.sqlite3-wal").unlink(missing_ok=True)
+    return path
+
+
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "a-folder").mkdir()
+    return tmp_path / "a-folder"
+
+
+def under_proc(tmp_path: Path) -> Path:
+    return Path("/proc/farkle/farkle.sqlite3")
+
+
+@contextmanager
+def small_disk(tmp_path: Path, options: str) -> Iterator[Path]:
+    """A tiny tmpfs (root only, as on the project's machines and CI): a full or read-only volume."""
+    mount = tmp_path / "volume"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24k", "tmpfs", str(mount)]).returncode != 0:
+        pytest.skip("this machine can't mount a small file system to fill up")
+    try:
+        if options == "ro":
+            assert subprocess.run(["mount", "-o", "remount,ro", str(mount)]).returncode == 0
+        yield mount / "farkle.sqlite3"
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+@pytest.mark.parametrize("command", ["run", "migrate"])
+@pytest.mark.parametrize("make", [garbage, truncated, folder, under_proc])
+def test_a_database_that_cant_be_used_is_one_line_and_exit_2(
+    tmp_path: Path, command: str, make: Callable[[Path], Path]
+) -> None:
+    path = make(tmp_path)
+    expect_database_problem(
+        run_bot(tmp_path, command, DATABASE_PATH=str(path), DISCORD_TOKEN=TOKEN_SHAPE), path
+    )
+
+
+@pytest.mark.parametrize("options", ["full", "ro"])
+def test_a_full_or_read_only_volume_is_one_line_and_exit_2(tmp_path: Path, options: str) -> None:
+    with small_disk(tmp_path, options) as path:
+        result = run_bot(tmp_path, "migrate", DATABASE_PATH=str(path))
+    expect_database_problem(result, path)
+
+
+def expect_database_problem(result: subprocess.CompletedProcess[str], path: Path) -> None:
+    """`run_bot` has a timeout: a process that never exits fails the test."""
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, result.stderr
+    assert len(lines) == 1, result.stderr
+    assert f"DATABASE_PATH={path}" in lines[0]
+    assert "could not reach Discord" not in lines[0]
+
+
+# ---------------------------------------------------------------------- backups
+
+
+def test_backup_copies_the_live_database_and_never_overwrites(tmp_path: Path) -> None:
+    live, copy = tmp_path / "live.sqlite3", tmp_path / "backups" / "copy.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(live)).returncode == 0
+    writer = sqlite3.connect(live)  # the running bot: WAL, with a write not yet checkpointed
+    writer.execute("INSERT INTO command_sync (scope, tree_hash) VALUES ('global', 'abc')")
+    writer.commit()
+
+    result = run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live))
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT tree_hash FROM command_sync").fetchall() == [("abc",)]
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+    again = run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live))
+    assert again.returncode == 2 and "already exists" in again.stderr
+    writer.close()
+
+
+def test_backup_of_a_missing_database_is_refused(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, "backup", str(tmp_path / "copy"), DATABASE_PATH=str(tmp_path / "none"))
+    assert result.returncode == 2 and "there is no database" in result.stderr
+    assert not (tmp_path / "none").exists()

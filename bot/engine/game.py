@@ -329,6 +329,11 @@ class Game:
     def turn_number(self) -> int:
         return self._turn_number
 
+    @property
+    def turn_rolls(self) -> int:
+        """Rolls so far this turn (what `turn.rolls` says, without copying the turn)."""
+        return self._turn.rolls
+
     def preview(self, keep: Sequence[int]) -> KeepPreview:
         """What keeping these positions would mean, for enabling and labelling the buttons."""
         t = self._turn

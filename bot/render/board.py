@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
 
 from bot.engine import Advice, Ruleset
 from bot.render.components import ButtonRef, FarkleButton
-from bot.render.words import describe, dice_line, percent, points
+from bot.render.words import TITLE_LIMIT, capped_name, clip, describe, dice_line, percent, points
 from bot.sessions.session import SeatView, Snapshot
 
 GOLD = discord.Colour.gold()
@@ -37,7 +38,7 @@ def render(snapshot: Snapshot) -> Rendered:
 
 def _button(snapshot: Snapshot, action: str, label: str, **kwargs: object) -> FarkleButton:
     arg = kwargs.pop("arg", None)
-    ref = ButtonRef(snapshot.game_id, snapshot.version, action, None if arg is None else str(arg))
+    ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
     return FarkleButton(ref, label=label, **kwargs)  # type: ignore[arg-type]
 
 
@@ -52,6 +53,11 @@ def _title(snapshot: Snapshot, what: str) -> str:
     return f"🎲 Farkle {what} · {snapshot.rules.name} rules"
 
 
+def _names(snapshot: Snapshot) -> Callable[[str | int | None], str]:
+    """Seat names as drawn: a payload's display name can be far longer than Discord's own limit."""
+    return lambda player: capped_name(snapshot.name_of(player))
+
+
 def team_name(team: int | None) -> str:
     return TEAM_NAMES[(team or 1) - 1]
 
@@ -62,7 +68,7 @@ def team_name(team: int | None) -> str:
 def lobby(snapshot: Snapshot) -> Rendered:
     rules = snapshot.rules
     lines = [
-        f"{'👑 ' if seat.user_id == snapshot.host_id else '• '}{seat.name}"
+        f"{'👑 ' if seat.user_id == snapshot.host_id else '• '}{capped_name(seat.name)}"
         + (f" · {team_name(seat.team)} team" if rules.teams else "")
         for seat in snapshot.seats
     ]
@@ -104,7 +110,8 @@ def lobby(snapshot: Snapshot) -> Rendered:
 
 def _standing(snapshot: Snapshot, seat: SeatView) -> str:
     marker = "▶️" if seat.user_id == snapshot.current else ("🛟" if seat.safe else "▫️")
-    bits = [f"{marker} **{seat.name}**" if seat.active else f"~~{seat.name}~~ (out)"]
+    name = capped_name(seat.name)
+    bits = [f"{marker} **{name}**" if seat.active else f"~~{name}~~ (out)"]
     if snapshot.rules.teams:
         bits.append(f"{team_name(seat.team)} team")
     else:
@@ -124,14 +131,14 @@ def _team_banks(snapshot: Snapshot) -> str:
 
 
 def recent_lines(snapshot: Snapshot) -> list[str]:
-    lines = [describe(event, snapshot.name_of) for event in snapshot.recent]
+    lines = [describe(event, _names(snapshot)) for event in snapshot.recent]
     return [line for line in lines if line][-RECENT_LINES:]
 
 
 def board(snapshot: Snapshot) -> Rendered:
     turn, current, preview = snapshot.turn, snapshot.current_seat, snapshot.preview
     assert turn is not None and preview is not None
-    name = current.name if current else "Nobody"
+    name = capped_name(current.name) if current else "Nobody"
     embed = discord.Embed(title=_title(snapshot, "game"), colour=GOLD)
     status = [f"**{name}'s turn** · turn total **{points(turn.total)}**"]
     if snapshot.final_round:
@@ -171,7 +178,7 @@ def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
     buttons = [
         _button(
             snapshot,
-            "die",
+            "drop" if i in snapshot.selection else "pick",  # what a tap does, so a tap means the same twice
             str(face),
             arg=i,
             row=i // 3,
@@ -219,14 +226,15 @@ def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
 
 
 def results(snapshot: Snapshot) -> Rendered:
-    winners = [snapshot.name_of(w) for w in snapshot.winners]
-    headline = " and ".join(winners) if winners else "Nobody"
+    name_of = _names(snapshot)
+    winners = [name_of(w) for w in snapshot.winners]
+    headline = clip(" and ".join(winners), TITLE_LIMIT - 10) if winners else "Nobody"
     embed = discord.Embed(title=f"🏆 {headline} {'wins' if len(winners) == 1 else 'win'}!", colour=GOLD)
     banks = {seat.user_id: seat.bank for seat in snapshot.seats}
     lines = []
     for place, group in enumerate(snapshot.placements, start=1):
         for user_id in group:
-            lines.append(f"**{place}.** {snapshot.name_of(user_id)} · {points(banks.get(user_id, 0))}")
+            lines.append(f"**{place}.** {name_of(user_id)} · {points(banks.get(user_id, 0))}")
     embed.add_field(name="Final standings", value="\n".join(lines) or "—", inline=False)
     recent = recent_lines(snapshot)
     if recent:

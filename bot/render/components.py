@@ -1,7 +1,13 @@
-"""Every Farkle button is one persistent `DynamicItem`: its custom id carries game, version and action.
+"""Every Farkle button is one persistent `DynamicItem`: its custom id carries game, roll and action.
+
+The id is `farkle:<game>:<seq>:<action>[:<arg>]`, where `seq` (`Session.seq`) changes only when dice are
+thrown, a turn passes or the stage changes. Discord refuses a press whose id is no longer on the message,
+so an id must change only when its meaning does: a die button says what it does (`pick:3` / `drop:3`)
+and only that die's id changes when it toggles.
 
 The item only parses and forwards: the cog that listens to `farkle_button` decides what a press means,
-so rendering never depends on the cogs and buttons keep working after a restart.
+so rendering never depends on the cogs and buttons keep working after a restart. Every part is bounded,
+so a forged id (a 5,000-digit number, say) simply matches nothing.
 """
 
 from __future__ import annotations
@@ -13,20 +19,23 @@ from typing import Any
 import discord
 
 PREFIX = "farkle"
-TEMPLATE = rf"{PREFIX}:(?P<game>[0-9a-f]+):(?P<version>[0-9]+):(?P<action>[a-z]+)(?::(?P<arg>[a-z0-9-]+))?"
+TEMPLATE = (
+    rf"{PREFIX}:(?P<game>[0-9a-f]{{1,16}}):(?P<seq>[0-9a-z-]{{1,16}}):(?P<action>[a-z]{{1,12}})"
+    r"(?::(?P<arg>[a-z0-9-]{1,12}))?"
+)
 
 
 @dataclass(frozen=True)
 class ButtonRef:
     game_id: str
-    version: int
+    seq: str
     action: str
     arg: str | None = None
 
     @property
     def custom_id(self) -> str:
         tail = f":{self.arg}" if self.arg is not None else ""
-        return f"{PREFIX}:{self.game_id}:{self.version}:{self.action}{tail}"
+        return f"{PREFIX}:{self.game_id}:{self.seq}:{self.action}{tail}"
 
 
 class FarkleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -51,7 +60,7 @@ class FarkleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> FarkleButton:
-        ref = ButtonRef(match["game"], int(match["version"]), match["action"], match["arg"])
+        ref = ButtonRef(match["game"], match["seq"], match["action"], match["arg"])
         button = item if isinstance(item, discord.ui.Button) else None
         label = button.label if button else None
         style = button.style if button else discord.ButtonStyle.secondary

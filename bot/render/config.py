@@ -6,6 +6,7 @@ import discord
 
 from bot.config import Change, GuildConfig, words
 from bot.render.board import GOLD, rules_embed
+from bot.render.words import capped_name
 from bot.storage.config import AuditEntry
 
 APPLIES = "New games use it; games already running keep their rules."
@@ -43,13 +44,14 @@ def change_embed(change: Change) -> discord.Embed:
 def history_embed(entries: list[AuditEntry]) -> discord.Embed:
     embed = discord.Embed(title="Farkle settings history", colour=GOLD)
     embed.description = (
-        "\n".join(
-            f"<t:{int(e.at)}:R> **{discord.utils.escape_markdown(e.user_name)}** · {_change_line(e)}"
-            for e in entries
-        )
+        "\n".join(f"<t:{int(e.at)}:R> **{_editor(e)}** · {_change_line(e)}" for e in entries)
         or "Nothing has been changed yet."
     )
     return embed
+
+
+def _editor(entry: AuditEntry) -> str:
+    return discord.utils.escape_markdown(capped_name(entry.user_name))
 
 
 def _change_line(change: Change | AuditEntry) -> str:

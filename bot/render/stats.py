@@ -9,7 +9,7 @@ import discord
 
 from bot.engine import Game
 from bot.render.board import GOLD
-from bot.render.words import describe, points
+from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, points
 from bot.storage.results import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 
 PAGE_SIZE = 10
@@ -21,7 +21,8 @@ METRIC_NAMES: dict[Metric, str] = {
     "points": "Points banked",
 }
 PERIOD_NAMES: dict[Period, str] = {"all": "all time", "30d": "last 30 days"}
-PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-9]+):(?P<which>prev|next)"
+# At most a million pages: a forged id with a bigger page matches nothing, so it is ignored.
+PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-9]{1,6}):(?P<which>prev|next)"
 
 
 def metric_value(metric: Metric, row: StatsRow) -> str:
@@ -33,7 +34,7 @@ def metric_value(metric: Metric, row: StatsRow) -> str:
 
 
 def _line(metric: Metric, ranked: Ranked) -> str:
-    return f"**{ranked.rank}.** {ranked.row.name} · {metric_value(metric, ranked.row)}"
+    return f"**{ranked.rank}.** {capped_name(ranked.row.name)} · {metric_value(metric, ranked.row)}"
 
 
 def leaderboard_embed(
@@ -67,6 +68,11 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=P
         period: Period = "30d" if match["period"] == "30d" else "all"
         return cls(metric, period, int(match["page"]), match["which"])
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only a button press turns the page: a select payload carrying this id was forged."""
+        pressed = interaction.data.get("component_type") if interaction.data else None
+        return pressed == discord.ComponentType.button.value
+
     async def callback(self, interaction: discord.Interaction) -> None:
         interaction.client.dispatch(
             "farkle_leaderboard_page", interaction, self.metric, self.period, self.page
@@ -82,7 +88,7 @@ def leaderboard_view(metric: Metric, period: Period, page: int, total: int) -> d
 
 
 def stats_embed(name: str, row: StatsRow | None) -> discord.Embed:
-    embed = discord.Embed(title=f"📊 {name} at Farkle", colour=GOLD)
+    embed = discord.Embed(title=f"📊 {capped_name(name)} at Farkle", colour=GOLD)
     if row is None:
         embed.description = "No counted games in this server yet."
         return embed
@@ -107,10 +113,10 @@ def history_embed(title: str, games: list[GameSummary]) -> discord.Embed:
     lines = []
     for game in games:
         players = ", ".join(
-            f"{'🏆 ' if won else ''}{name} {points(bank)}" for name, bank, won in game.players
+            f"{'🏆 ' if won else ''}{capped_name(name)} {points(bank)}" for name, bank, won in game.players
         )
         lines.append(f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {game.rules_name} · {players}")
-    embed.description = "\n".join(lines) or "No finished games yet."
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT) or "No finished games yet."
     embed.set_footer(text="/farkle replay <game> shows a game move by move")
     return embed
 
@@ -122,7 +128,7 @@ def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
     turn = 0
 
     def name_of(player: str | None) -> str:
-        return names.get(player or "", "someone")
+        return capped_name(names.get(player or "", "someone"))
 
     for event in game.events:
         if event.kind == "turn_started":

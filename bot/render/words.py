@@ -7,6 +7,14 @@ from fractions import Fraction
 
 from bot.engine import Event
 
+# Discord refuses a whole message over these limits, so every drawn text that can grow is clipped.
+MESSAGE_LIMIT = 2000
+TITLE_LIMIT = 256
+FIELD_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
+NAME_LIMIT = 32  # Discord's own limit for display names; payloads can still carry longer ones
+ECHO_LIMIT = 100
+
 FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 KEYCAPS = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣", 6: "6️⃣"}
 
@@ -14,6 +22,21 @@ KEYCAPS = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣",
 def points(value: int) -> str:
     """Thousands separators and a real minus sign: "1,150", "−1,000"."""
     return f"−{-value:,}" if value < 0 else f"{value:,}"
+
+
+def clip(text: str, limit: int) -> str:
+    """At most `limit` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def echo(typed: str) -> str:
+    """What a member typed, short enough to quote back in any reply."""
+    return clip(typed, ECHO_LIMIT)
+
+
+def capped_name(display_name: str) -> str:
+    """A member's name as drawn on boards, lists and titles."""
+    return clip(display_name, NAME_LIMIT)
 
 
 def dice_line(faces: tuple[int, ...]) -> str:

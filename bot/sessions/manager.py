@@ -12,7 +12,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Literal, Protocol
 
@@ -35,7 +35,7 @@ from bot.settings import GameSettings
 
 log = logging.getLogger(__name__)
 
-TURN_ACTIONS = frozenset({"die", "roll", "bank", "piggy"})
+TURN_ACTIONS = frozenset({"pick", "drop", "roll", "bank", "piggy"})
 LOBBY_ACTIONS = frozenset({"join", "leave", "start", "cancel", "team", "cpu"})
 OUTDATED = "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
 
@@ -49,7 +49,13 @@ class SessionStore(Protocol):
 
     async def delete(self, channel_id: int) -> None: ...
 
-    async def load_all(self) -> list[Session]: ...
+    async def load_all(self) -> list[tuple[int, str, int | None]]:
+        """Every stored session as (channel id, its `dump()` text, the version its board last showed)."""
+        ...
+
+    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
+        """The board message of that game now shows `version` (never moves backwards)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -61,13 +67,24 @@ class Outcome:
     events: tuple[Event, ...] = ()
     turn_for: int | None = None
     reminder_for: int | None = None
+    opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
 
     @classmethod
     def refuse(cls, reason: str) -> Outcome:
         return cls(refusal=reason)
 
 
+@dataclass(frozen=True)
+class Restored:
+    """What a start-up found: boards to bring up to date, and saved games that could not be read."""
+
+    sessions: tuple[Snapshot, ...]
+    behind: tuple[int, ...]  # channels whose board or turn ping fell behind, live games first
+    unreadable: tuple[int, ...]
+
+
 Listener = Callable[[Outcome], Awaitable[None]]
+RestoreListener = Callable[[Restored], Awaitable[None]]
 AlarmKind = Literal["remind", "expire"]
 
 
@@ -104,12 +121,17 @@ class SessionManager:
         self._ringing: set[asyncio.Task[None]] = set()
         self._computers: dict[int, asyncio.Task[None]] = {}
         self._listeners: list[Listener] = []
+        self._restore_listeners: list[RestoreListener] = []
 
     # ------------------------------------------------------------------ reading
 
     def subscribe(self, listener: Listener) -> None:
         """Changes nobody pressed for (timers, computer players) are announced to listeners."""
         self._listeners.append(listener)
+
+    def on_restore(self, listener: RestoreListener) -> None:
+        """After a start-up, the Discord layer redraws the boards that fell behind their game."""
+        self._restore_listeners.append(listener)
 
     def snapshot(self, channel_id: int) -> Snapshot | None:
         session = self._sessions.get(channel_id)
@@ -120,13 +142,64 @@ class SessionManager:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def restore(self) -> list[Snapshot]:
-        """Load every unfinished session and re-arm its timer (a deadline already past fires at once)."""
-        for session in await self._store.load_all():
+    async def restore(self) -> Restored:
+        """Load every saved session row by row and re-arm its timer (a deadline already past fires at once).
+
+        A row that can't be read is logged and left aside; every other game comes back.
+        """
+        unreadable = []
+        for channel_id, state, shown_version in await self._store.load_all():
+            try:
+                session = Session.load(state, shown_version)
+            except Exception:
+                log.exception("Could not restore the saved game in channel %s; leaving it aside", channel_id)
+                unreadable.append(channel_id)
+                continue
             self._sessions[session.channel_id] = session
             self._arm(session)
             self._wake_computer(session)
-        return self.snapshots()
+        behind = [s for s in self._sessions.values() if self.catch_up(s.channel_id) is not None]
+        behind.sort(key=lambda session: _CATCH_UP_ORDER[session.stage])
+        restored = Restored(
+            sessions=tuple(self.snapshots()),
+            behind=tuple(session.channel_id for session in behind),
+            unreadable=tuple(unreadable),
+        )
+        for listener in self._restore_listeners:
+            await listener(restored)
+        return restored
+
+    def catch_up(self, channel_id: int) -> Outcome | None:
+        """The redraw a board needs after a crash, with the turn ping its player never got; None if none."""
+        session = self._sessions.get(channel_id)
+        if session is None:
+            return None
+        current, game = session.current_seat, session.game
+        unpinged = (
+            session.stage == "playing"
+            and game is not None
+            and current is not None
+            and current.computer is None
+            and session.pinged_turn != game.turn_number
+        )
+        if not (session.board_behind or unpinged):
+            return None
+        return Outcome(
+            snapshot=session.snapshot(), turn_for=current.user_id if unpinged and current else None
+        )
+
+    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
+        """A board message now shows `version`: a start-up redraws only boards that fell behind."""
+        session = self._sessions.get(channel_id)
+        if session is None or session.game_id != game_id:
+            return
+        if session.shown_version is not None and session.shown_version >= version:
+            return
+        session.shown_version = version
+        try:
+            await self._store.mark_shown(channel_id, game_id, version)
+        except Exception:  # only a needless redraw after the next restart is at stake
+            log.exception("Could not record the board shown in channel %s", channel_id)
 
     async def hint(self, channel_id: int, game_id: str, user_id: int) -> Advice | str:
         """The expert's advice for the player to move, or why there is none. Changes nothing."""
@@ -184,14 +257,21 @@ class SessionManager:
             if not rules.teams:
                 session.seats.append(Seat(host_id, host_name))
             self._sessions[channel_id] = session
-            return await self._commit(session, [])
+            return _opened(await self._commit(session, []))
 
-    async def attach_board(self, channel_id: int, game_id: str, message_id: int) -> None:
-        """Remember which message shows this game, so timers and restarts can edit it."""
+    async def attach_board(
+        self, channel_id: int, game_id: str, message_id: int, shown: int
+    ) -> Snapshot | None:
+        """Remember which message shows this game (at version `shown`), so timers and restarts can edit it.
+
+        Returns the game as it is now: it may have moved on while its message was being posted.
+        """
         async with self._locked(channel_id) as session:
-            if session is not None and session.game_id == game_id:
-                session.board_message_id = message_id
-                await self._save(session)
+            if session is None or session.game_id != game_id:
+                return None
+            session.board_message_id, session.shown_version = message_id, shown
+            await self._save(session)
+            return session.snapshot()
 
     async def attach_ping(self, channel_id: int, game_id: str, message_id: int | None) -> int | None:
         """Swap in the newest turn-mention message; returns the previous one so it can be deleted."""
@@ -199,6 +279,7 @@ class SessionManager:
             if session is None or session.game_id != game_id:
                 return None
             previous, session.ping_message_id = session.ping_message_id, message_id
+            session.pinged_turn = session.game.turn_number if session.game else None
             await self._save(session)
             return previous
 
@@ -277,13 +358,13 @@ class SessionManager:
         self,
         channel_id: int,
         game_id: str,
-        version: int,
+        seq: str,
         user_id: int,
         name: str,
         action: str,
         arg: str | None,
     ) -> Outcome:
-        """A button on a lobby or board message; the custom id carried `game_id` and `version`."""
+        """A button on a lobby or board message; the custom id carried `game_id` and the board's `seq`."""
         async with self._locked(channel_id) as session:
             if action == "rematch":
                 return await self._rematch(session, channel_id, game_id, user_id, name)
@@ -297,7 +378,7 @@ class SessionManager:
                 return Outcome.refuse("That button is not part of this game.")
             if session.stage != "playing" or session.game is None:
                 return Outcome.refuse("This game is over.")
-            if version != session.version:
+            if seq != session.seq:
                 return Outcome.refuse(OUTDATED)
             current = session.current_seat
             if current is None or current.user_id != user_id:
@@ -355,11 +436,17 @@ class SessionManager:
         game = session.game
         assert game is not None
         player = seat.player_id
-        if action == "die":
+        if action in ("pick", "drop"):
             position = _int(arg)
             if position is None or not 0 <= position < len(game.turn.roll):
                 return Outcome.refuse("That die is not on the table.")
-            chosen = set(session.selection) ^ {position}
+            chosen = (
+                set(session.selection) | {position}
+                if action == "pick"
+                else set(session.selection) - {position}
+            )
+            if chosen == set(session.selection):  # a double tap: the die is already as the player wants it
+                return Outcome(snapshot=session.snapshot())
             session.selection = tuple(sorted(chosen))
             return await self._commit(session, [])
         keep = session.selection
@@ -393,7 +480,7 @@ class SessionManager:
             rematch_of=game_id,
         )
         self._sessions[channel_id] = rematch
-        return await self._commit(rematch, [], replaces=session)  # on failure Rematch still works
+        return _opened(await self._commit(rematch, [], replaces=session))  # on failure Rematch still works
 
     # ------------------------------------------------------------------ engine
 
@@ -439,7 +526,7 @@ class SessionManager:
             if replaces is not None:
                 self._sessions[session.channel_id] = replaces
             elif session.saved is not None:
-                self._sessions[session.channel_id] = Session.load(session.saved)
+                self._sessions[session.channel_id] = Session.load(session.saved, session.shown_version)
             else:
                 self._sessions.pop(session.channel_id, None)
             return Outcome.refuse("I couldn't save that, so nothing changed: please try again.")
@@ -582,6 +669,13 @@ class SessionManager:
                 await listener(outcome)
             except Exception:
                 log.exception("A session listener failed")
+
+
+_CATCH_UP_ORDER = {"playing": 0, "lobby": 1, "over": 2, "closed": 3}
+
+
+def _opened(outcome: Outcome) -> Outcome:
+    return replace(outcome, opened=True) if outcome.snapshot is not None else outcome
 
 
 def _int(text: str | None) -> int | None:

@@ -13,6 +13,7 @@ from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chan
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
+FORMAT = 2  # the stored JSON's shape; `Session.load` upgrades older rows
 
 
 def new_game_id() -> str:
@@ -70,6 +71,7 @@ class Snapshot:
     guild_id: int
     channel_id: int
     version: int
+    seq: str
     stage: Stage
     host_id: int
     rules: Ruleset
@@ -124,6 +126,8 @@ class Session:
     started_at: float | None = None
     ended_at: float | None = None
     dice_start: dict[str, Any] | None = None
+    pinged_turn: int | None = None  # the turn whose "it's your turn" ping was posted
+    shown_version: int | None = None  # the version the board message last showed (kept in its own column)
     saved: str | None = field(default=None, repr=False, compare=False)  # the last committed dump()
 
     @property
@@ -142,6 +146,25 @@ class Session:
     @property
     def current_seat(self) -> Seat | None:
         return self.seat_for_player(self.game.current_player) if self.game else None
+
+    @property
+    def seq(self) -> str:
+        """What the buttons act on, carried in every custom id.
+
+        It changes only when dice are thrown, a turn passes or the stage changes, never on a die
+        toggle: Discord refuses a press whose custom id is no longer on the message, and a player's
+        screen lags the bot's edits, so ids that changed on every press would lose quick taps.
+        """
+        if self.stage == "playing" and self.game is not None:
+            return f"{self.game.turn_number}-{self.game.turn_rolls}"
+        return self.stage
+
+    @property
+    def board_behind(self) -> bool:
+        """The board message shows an older version than the one committed (a crash or a failed edit)."""
+        return self.stage != "closed" and (
+            self.board_message_id is None or self.shown_version != self.version
+        )
 
     def remember(self, events: list[Event]) -> None:
         self.recent = [*self.recent, *events][-RECENT_EVENTS:]
@@ -170,6 +193,7 @@ class Session:
             "guild_id": self.guild_id,
             "channel_id": self.channel_id,
             "version": self.version,
+            "seq": self.seq,
             "stage": self.stage,
             "host_id": self.host_id,
             "rules": self.rules,
@@ -205,6 +229,7 @@ class Session:
         """The whole session as JSON: what is committed after every accepted action."""
         return json.dumps(
             {
+                "format": FORMAT,
                 "game_id": self.game_id,
                 "guild_id": self.guild_id,
                 "channel_id": self.channel_id,
@@ -226,13 +251,15 @@ class Session:
                 "end_reason": self.end_reason,
                 "started_at": self.started_at,
                 "ended_at": self.ended_at,
+                "pinged_turn": self.pinged_turn,
             },
             separators=(",", ":"),
         )
 
     @classmethod
-    def load(cls, text: str) -> Session:
-        data = json.loads(text)
+    def load(cls, text: str, shown_version: int | None = None) -> Session:
+        """Read a stored session; a missing or damaged field raises (the caller sets that row aside)."""
+        data = _upgrade(json.loads(text))
         game = Game.from_json(data["game"]) if data["game"] else None
         return cls(
             game_id=data["game_id"],
@@ -257,5 +284,19 @@ class Session:
             end_reason=data["end_reason"],
             started_at=data["started_at"],
             ended_at=data["ended_at"],
+            pinged_turn=data["pinged_turn"],
+            shown_version=shown_version,
             saved=text,
         )
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """Bring a stored session written by an older bot to the current format."""
+    if data.get("format", 1) > FORMAT:
+        raise ValueError(f"session format {data['format']} is newer than this bot's ({FORMAT})")
+    if data.get("format", 1) == 1:
+        # Format 1 did not record turn pings: count the current turn as pinged, or every restored game
+        # would ping its player again after the upgrade.
+        game = data["game"]
+        data = {**data, "format": 2, "pinged_turn": json.loads(game)["turn_number"] if game else None}
+    return data

@@ -3,19 +3,10 @@
 from bot.storage.database import (
     DatabaseUnavailable,
     SchemaTooNew,
-    backup,
     connect,
     migrate,
     open_database,
     transaction,
 )
 
-__all__ = [
-    "DatabaseUnavailable",
-    "SchemaTooNew",
-    "backup",
-    "connect",
-    "migrate",
-    "open_database",
-    "transaction",
-]
+__all__ = ["DatabaseUnavailable", "SchemaTooNew", "connect", "migrate", "open_database", "transaction"]

@@ -9,13 +9,12 @@ import aiosqlite
 
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate
 from bot.sessions.records import GameRecord
-from bot.storage.database import transaction
+from bot.storage import recent
 
 Metric = Literal["rating", "wins", "win_rate", "best_turn", "points"]
 Period = Literal["all", "30d"]
 METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points")
 FORGOTTEN = "Forgotten player"
-THIRTY_DAYS = 30 * 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -105,42 +104,8 @@ async def write_record(db: aiosqlite.Connection, record: GameRecord) -> bool:
     )
     if record.counted:
         await _update_stats(db, record)
-        await _add_recent(db, record)
+        await recent.add_game(db, record)
     return True
-
-
-async def _add_recent(db: aiosqlite.Connection, record: GameRecord) -> None:
-    """Fold a new game into the server's 30-day totals, if they are built and it falls in their window."""
-    humans = record.humans
-    await db.executemany(
-        "INSERT INTO player_recent (guild_id, user_id, name, games, wins, points, turns, best_turn,"
-        " best_game, farkles, hot_dice, rating)"
-        " SELECT w.guild_id, :user, :name, 1, :won, :points, :turns, :best_turn, :bank, :farkles, :hot,"
-        " ps.rating FROM recent_windows w"
-        " JOIN player_stats ps ON ps.guild_id = w.guild_id AND ps.user_id = :user"
-        " WHERE w.guild_id = :guild AND w.since <= :ended"
-        " ON CONFLICT(guild_id, user_id) DO UPDATE SET name = excluded.name, games = games + 1,"
-        " wins = wins + excluded.wins, points = points + excluded.points, turns = turns + excluded.turns,"
-        " best_turn = MAX(best_turn, excluded.best_turn), best_game = MAX(best_game, excluded.best_game),"
-        " farkles = farkles + excluded.farkles, hot_dice = hot_dice + excluded.hot_dice,"
-        " rating = excluded.rating",
-        [
-            {
-                "guild": record.guild_id,
-                "user": p.user_id,
-                "name": p.name,
-                "won": int(p.won),
-                "points": p.points,
-                "turns": p.turns,
-                "best_turn": p.best_turn,
-                "bank": p.final_bank,
-                "farkles": p.farkles,
-                "hot": p.hot_dice,
-                "ended": record.ended_at,
-            }
-            for p in humans
-        ],
-    )
 
 
 async def _update_stats(db: aiosqlite.Connection, record: GameRecord) -> None:
@@ -194,34 +159,6 @@ _VALUE = {
     "best_turn": "best_turn",
     "points": "points",
 }
-RECENT_REFRESH = 3600
-
-
-async def _refresh_recent(db: aiosqlite.Connection, guild_id: int, now: float) -> None:
-    """Rebuild the server's 30-day totals when they are over an hour old, so old games drop out."""
-    rows = await db.execute_fetchall("SELECT built_at FROM recent_windows WHERE guild_id = ?", (guild_id,))
-    built = next(iter(rows), None)
-    if built is not None and now - built[0] < RECENT_REFRESH:
-        return
-    since = now - THIRTY_DAYS
-    async with transaction(db):
-        await db.execute("DELETE FROM player_recent WHERE guild_id = ?", (guild_id,))
-        await db.execute(
-            "INSERT INTO player_recent SELECT :guild, gp.user_id, MAX(gp.name), COUNT(*), SUM(gp.won),"
-            " SUM(gp.points), SUM(gp.turns), MAX(gp.best_turn), MAX(gp.final_bank), SUM(gp.farkles),"
-            " SUM(gp.hot_dice), COALESCE(ps.rating, 0)"
-            " FROM games g CROSS JOIN game_players gp ON gp.game_id = g.game_id"  # from the window's games
-            " LEFT JOIN player_stats ps ON ps.guild_id = g.guild_id AND ps.user_id = gp.user_id"
-            " WHERE g.guild_id = :guild AND g.counted = 1 AND gp.computer IS NULL AND gp.forgotten = 0"
-            " AND g.ended_at >= :since"
-            " AND g.ended_at > COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), 0)"
-            " GROUP BY gp.user_id",
-            {"guild": guild_id, "since": since},
-        )
-        await db.execute(
-            "INSERT OR REPLACE INTO recent_windows (guild_id, since, built_at) VALUES (?, ?, ?)",
-            (guild_id, since, now),
-        )
 
 
 def _row(values: aiosqlite.Row) -> StatsRow:
@@ -241,7 +178,7 @@ async def leaderboard(
 ) -> tuple[list[Ranked], int]:
     """One page, in standard competition ranking ("1, 2, 2, 4"; ties listed by name), and the total."""
     if period == "30d":
-        await _refresh_recent(db, guild_id, now)
+        await recent.refresh(db, guild_id, now)
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "min_games": min_games if metric == "win_rate" else 1}
     rows = await db.execute_fetchall(
@@ -267,7 +204,7 @@ async def rank_of(
 ) -> Ranked | None:
     """The member's own line: their rank is one more than the members strictly ahead of them."""
     if period == "30d":
-        await _refresh_recent(db, guild_id, now)
+        await recent.refresh(db, guild_id, now)
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "user": user_id, "min_games": min_games if metric == "win_rate" else 1}
     rows = await db.execute_fetchall(
@@ -348,6 +285,7 @@ async def forget_member(db: aiosqlite.Connection, user_id: int) -> None:
     The seat keeps its id so archived games still replay; `forgotten` keeps it out of every ranking.
     """
     await db.execute("DELETE FROM player_stats WHERE user_id = ?", (user_id,))
+    await recent.forget(db, user_id)
     await db.execute(
         "UPDATE game_players SET name = ?, forgotten = 1 WHERE user_id = ?", (FORGOTTEN, user_id)
     )
@@ -355,8 +293,7 @@ async def forget_member(db: aiosqlite.Connection, user_id: int) -> None:
 
 async def reset_leaderboard(db: aiosqlite.Connection, guild_id: int, now: float) -> None:
     await db.execute("DELETE FROM player_stats WHERE guild_id = ?", (guild_id,))
-    await db.execute("DELETE FROM player_recent WHERE guild_id = ?", (guild_id,))
-    await db.execute("DELETE FROM recent_windows WHERE guild_id = ?", (guild_id,))
+    await recent.reset(db, guild_id)
     await db.execute(
         "INSERT INTO leaderboard_resets (guild_id, reset_at) VALUES (?, ?)"
         " ON CONFLICT(guild_id) DO UPDATE SET reset_at = excluded.reset_at",

@@ -24,12 +24,13 @@ class SqliteSessionStore:
     async def _upsert(self, session: Session, state: str) -> None:
         await self._db.execute(
             "INSERT INTO sessions"
-            " (channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " (channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state,"
+            " shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT(channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
             " game_id = excluded.game_id, stage = excluded.stage, version = excluded.version,"
             " board_message_id = excluded.board_message_id,"
-            " deadline = excluded.deadline, state = excluded.state, updated_at = datetime('now')",
+            " deadline = excluded.deadline, state = excluded.state, shown_version = excluded.shown_version,"
+            " updated_at = datetime('now')",
             (
                 session.channel_id,
                 session.guild_id,
@@ -39,6 +40,7 @@ class SqliteSessionStore:
                 session.board_message_id,
                 session.deadline,
                 state,
+                session.shown_version,
             ),
         )
 
@@ -46,6 +48,16 @@ class SqliteSessionStore:
         async with transaction(self._db):
             await self._db.execute("DELETE FROM sessions WHERE channel_id = ?", (channel_id,))
 
-    async def load_all(self) -> list[Session]:
-        rows = await self._db.execute_fetchall("SELECT state FROM sessions ORDER BY channel_id")
-        return [Session.load(row[0]) for row in rows]
+    async def load_all(self) -> list[tuple[int, str, int | None]]:
+        rows = await self._db.execute_fetchall(
+            "SELECT channel_id, state, shown_version FROM sessions ORDER BY channel_id"
+        )
+        return [(int(row[0]), str(row[1]), row[2]) for row in rows]
+
+    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
+        async with transaction(self._db):
+            await self._db.execute(
+                "UPDATE sessions SET shown_version = ? WHERE channel_id = ? AND game_id = ?"
+                " AND (shown_version IS NULL OR shown_version < ?)",
+                (version, channel_id, game_id, version),
+            )

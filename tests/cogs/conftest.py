@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import discord
 import pytest
 import simcord
 
@@ -68,3 +69,10 @@ def table(env: simcord.Env) -> Table:
     channel = guild.create_text_channel("games")
     ana, ben, cy = (guild.add_member(env.create_user(name)) for name in ("ana", "ben", "cy"))
     return Table(env, guild, channel, ana, ben, cy)
+
+
+@pytest.fixture
+def admin(table: Table) -> simcord.MemberActor:
+    """A member with Manage Server, who may change the server's Farkle configuration."""
+    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return table.guild.add_member(table.env.create_user("ada"), roles=[admins])

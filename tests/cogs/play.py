@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 import discord
 import simcord
+
+from bot.client import FarkleBot
 
 BOARD_TITLE = "🎲 Farkle"
 
@@ -22,12 +27,13 @@ def board_message(channel: simcord.ChannelHandle) -> discord.Message:
 
 
 def buttons(message: discord.Message) -> dict[str, discord.Button]:
-    """Buttons by custom id tail ("roll", "bank", "die:0", ...)."""
+    """Buttons by custom id tail ("roll", "bank", "join", ...); die N is "die:N" (it picks or drops)."""
     found: dict[str, discord.Button] = {}
     for row in message.components:
         for item in getattr(row, "children", []):
             if isinstance(item, discord.Button) and item.custom_id:
-                found[item.custom_id.split(":", 3)[3]] = item
+                action = item.custom_id.split(":", 3)[3]
+                found[re.sub(r"^(pick|drop):", "die:", action)] = item
     return found
 
 
@@ -115,3 +121,23 @@ def latest(channel: simcord.ChannelHandle) -> str:
 
 def disabled(message: discord.Message) -> set[str]:
     return {key for key, button in buttons(message).items() if button.disabled}
+
+
+MakeBot = Callable[[], FarkleBot]
+
+
+def farkle(env: simcord.Env) -> FarkleBot:
+    bot = env.bot
+    assert isinstance(bot, FarkleBot)
+    return bot
+
+
+async def restart(env: simcord.Env, make_bot: MakeBot) -> None:
+    """A deploy: a fresh bot on the same database; the old one is closed like a stopped process.
+
+    SimCord's `restart_bot` detaches the old bot without closing it, and its aiosqlite thread would
+    keep the test process alive at exit.
+    """
+    old = farkle(env)
+    await env.restart_bot(make_bot())
+    await old.close()

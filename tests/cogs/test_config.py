@@ -46,12 +46,6 @@ RULE_STEPS: dict[str, list[tuple[str, str]]] = {
 }
 
 
-@pytest.fixture
-def admin(table: Table) -> simcord.MemberActor:
-    admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return table.guild.add_member(table.env.create_user("ada"), roles=[admins])
-
-
 async def configure(
     admin: simcord.MemberActor, channel: simcord.ChannelHandle, option: str, value: str
 ) -> None:
@@ -321,3 +315,19 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(
     assert [f.content for f in result.followups] == [NO_THREAD]
     assert result.followups[0].ephemeral
     assert "lobby" in title(board_message(closed))
+
+
+async def test_a_thread_that_refuses_the_board_falls_back_to_the_channel(
+    table: Table, admin: simcord.MemberActor
+) -> None:
+    await configure(admin, table.channel, "threads", "on")
+    table.env.inject_error("POST", "/channels/*/messages", status=403, code=50001, message="Missing Access")
+    result = await table.ana.slash(table.channel, "farkle new")
+    assert result.response is not None and "lobby" in title(board_message(table.channel))
+    assert [f.content for f in result.followups] == [NO_THREAD] and result.followups[0].ephemeral
+    assert table.channel.threads == [], "the empty thread is removed"
+    sessions = table.env.bot.sessions
+    assert [s.channel_id for s in sessions.snapshots()] == [table.channel.id]
+    await act(table.ben, table.channel, "join")
+    await act(table.ana, table.channel, "start")  # the game is played in the channel
+    assert table.env.errors == []

@@ -7,41 +7,36 @@ while SimCord keeps the world (channels, messages and their buttons).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import discord
+import pytest
 import simcord
 
-from bot.client import FarkleBot
 from bot.storage import transaction
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
+from tests.cogs.forge import send_press, until_answered
 from tests.cogs.play import (
     FARKLE,
     ROLL_OFF,
     SIX_ONES,
+    MakeBot,
     act,
     big_turn,
     board_message,
     buttons,
     description,
+    farkle,
     field,
     keep_all,
     labels,
     latest,
     open_game,
     refused,
+    restart,
     title,
 )
 from tests.records import player, synthetic
-
-MakeBot = Callable[[], FarkleBot]
-
-
-def farkle(env: simcord.Env) -> FarkleBot:
-    bot = env.bot
-    assert isinstance(bot, FarkleBot)
-    return bot
 
 
 async def scalar(env: simcord.Env, sql: str, *params: object) -> object:
@@ -72,17 +67,6 @@ def embed_of(result: simcord.InteractionResult) -> discord.Embed:
 
 def fields(embed: discord.Embed) -> dict[str, str]:
     return {f.name or "": f.value or "" for f in embed.fields}
-
-
-async def restart(env: simcord.Env, make_bot: MakeBot) -> None:
-    """A deploy: a fresh bot on the same database; the old one is closed like a stopped process.
-
-    SimCord's `restart_bot` detaches the old bot without closing it, and its aiosqlite thread would
-    keep the test process alive at exit.
-    """
-    old = farkle(env)
-    await env.restart_bot(make_bot())
-    await old.close()
 
 
 # ---------------------------------------------------------------------- restarts
@@ -118,6 +102,22 @@ async def test_restart_mid_turn_then_finish_on_the_old_board(
     assert field(board, "Final standings").splitlines() == ["**1.** ana · 10,000", "**2.** ben · 0"]
     assert [m for m in table.channel.history() if m.embeds and m.id not in messages] == [], "no second board"
     assert await recorded(env) == (1, 2)
+
+
+async def test_closing_right_after_a_press_lets_its_answer_and_turn_ping_finish(
+    table: Table, dice: Dice, env: simcord.Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    dice.script(ROLL_OFF, FARKLE)  # ana's roll farkles: the turn passes and ben is pinged
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    pressed = send_press(table.ana, board, buttons(board)["roll"].custom_id)
+    await until_answered(pressed)
+    await farkle(env).close()  # a clean shutdown arrives before the turn ping is out
+    await env.settle()
+    assert "Unexpected error" not in caplog.text
+    assert pressed.acknowledged and not pressed.ephemeral
+    assert "ben's turn" in description(board_message(table.channel))
+    assert [m.content for m in table.channel.history()][-1].endswith("it's your turn!")
 
 
 async def test_restart_during_a_lobby(table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot) -> None:
@@ -208,9 +208,9 @@ async def test_the_final_press_repeated_and_the_session_saved_again_record_once(
     await act(table.ben, table.channel, "roll")
     assert await recorded(env) == (1, 2)
 
-    _, game_id, version, action = final.split(":")
+    _, game_id, seq, action = final.split(":")
     retried = await farkle(env).sessions.press(
-        table.channel.id, game_id, int(version), table.ben.id, "ben", action, None
+        table.channel.id, game_id, seq, table.ben.id, "ben", action, None
     )
     assert retried.refusal == "This game is over."
     await table.ana.slash(table.channel, "farkle board")  # re-posting the board saves the session again

@@ -7,6 +7,7 @@ import pytest
 import simcord
 
 from tests.cogs.conftest import Dice, Table
+from tests.cogs.forge import press_together
 from tests.cogs.play import (
     FARKLE,
     ROLL_OFF,
@@ -252,6 +253,18 @@ async def test_rematch_needs_every_player_and_rolls_off_again(table: Table, dice
     assert "ben's turn" in description(board)
     late = await table.ben.click(results, custom_id=buttons(results)["rematch"].custom_id)
     assert late.response.content == ("This rematch is no longer available: start a game with `/farkle new`.")
+
+
+async def test_rematch_pressed_by_both_players_at_once_posts_one_lobby(table: Table, dice: Dice) -> None:
+    await finish_quickly(table, dice)
+    results = board_message(table.channel)
+    rematch = buttons(results)["rematch"].custom_id
+    answers = await press_together(table.env, [(table.ana, results, rematch), (table.ben, results, rematch)])
+    lobbies = [m for m in table.channel.history() if m.embeds and "lobby" in title(m)]
+    assert len(lobbies) == 1, "one game, one lobby message"
+    assert sorted(players(table.channel)) == ["• ben", "👑 ana"]
+    assert [a.ephemeral for a in answers] == [False, True]  # ana posted it, ben is told privately
+    assert answers[1].response is not None and answers[1].response.content == "Done: the board is updated."
 
 
 # ---------------------------------------------------------------------- other commands

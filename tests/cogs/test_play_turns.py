@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import simcord
 
+from cogs.farkle import SAVED_NOT_SHOWN
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     FARKLE,
@@ -182,7 +183,8 @@ async def test_piggyback_is_not_offered_without_the_rule(table: Table, dice: Dic
 async def test_a_double_click_is_applied_once(table: Table, dice: Dice) -> None:
     """The second click of a double click carries the same custom id: it arrives before the board changed.
 
-    SimCord serialises members, so the board is kept from changing by failing its edit once.
+    SimCord serialises members, so the board is kept from changing by failing both its edit as the answer
+    and its redraw by id; the player is told privately that the move counts.
     """
     dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
     await open_game(table.channel, table.ana, table.ben)
@@ -192,8 +194,9 @@ async def test_a_double_click_is_applied_once(table: Table, dice: Dice) -> None:
     bank = buttons(board)["bank"].custom_id
 
     table.env.inject_error("POST", "/interactions/*/callback")
+    table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{board.id}")
     first = await table.ana.click(board, custom_id=bank)
-    assert first.ephemeral and "Something went wrong" in first.response.content
+    assert first.ephemeral and first.response.content == SAVED_NOT_SHOWN
     assert buttons(board_message(table.channel))["bank"].custom_id == bank, "the board did not change"
 
     second = await table.ana.click(board, custom_id=bank)

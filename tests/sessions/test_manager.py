@@ -51,6 +51,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.rows: dict[int, str] = {}
+        self.shown: dict[int, int] = {}
         self.failures = 0
 
     async def save(self, session: Session, state: str | None = None) -> None:
@@ -63,8 +64,11 @@ class MemoryStore:
         self._maybe_fail()
         self.rows.pop(channel_id, None)
 
-    async def load_all(self) -> list[Session]:
-        return [Session.load(row) for row in self.rows.values()]
+    async def load_all(self) -> list[tuple[int, str, int | None]]:
+        return [(channel, row, self.shown.get(channel)) for channel, row in sorted(self.rows.items())]
+
+    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
+        self.shown[channel_id] = version
 
     def _maybe_fail(self) -> None:
         if self.failures:
@@ -106,10 +110,16 @@ class Harness:
         ok(await self.manager.start(CHANNEL, host))
 
     async def press(
-        self, user: int, action: str, arg: str | None = None, *, version: int | None = None
+        self, user: int, action: str, arg: str | None = None, *, seq: str | None = None
     ) -> Outcome:
+        """A press on the board as drawn now, or on an older drawing of it (`seq`).
+
+        "die" taps the die button as drawn: `pick` for a die not selected, `drop` for a selected one.
+        """
         snapshot = self.snapshot
-        at = snapshot.version if version is None else version
+        if action == "die":
+            action = "drop" if int(arg or 0) in snapshot.selection else "pick"
+        at = snapshot.seq if seq is None else seq
         return await self.manager.press(CHANNEL, snapshot.game_id, at, user, NAMES[user], action, arg)
 
 
@@ -138,11 +148,9 @@ async def test_two_presses_at_the_same_instant_give_one_result_and_one_refusal(
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6), (5, 2, 3, 4, 6)])
     ok(await h.press(ANA, "roll"))
     ok(await h.press(ANA, "die", "0"))
-    version = h.snapshot.version
+    version, seq = h.snapshot.version, h.snapshot.seq
 
-    outcomes = await asyncio.gather(
-        h.press(ANA, *first, version=version), h.press(ANA, *second, version=version)
-    )
+    outcomes = await asyncio.gather(h.press(ANA, *first, seq=seq), h.press(ANA, *second, seq=seq))
 
     assert [o.refusal for o in outcomes] == [None, OUTDATED]
     assert h.snapshot.version == version + 1
@@ -152,38 +160,57 @@ async def test_two_presses_at_the_same_instant_give_one_result_and_one_refusal(
         assert h.snapshot.turn.rolls == 2 and h.snapshot.turn.roll == (5, 2, 3, 4, 6)
 
 
-async def test_two_dice_toggled_at_the_same_instant_keep_one(h: Harness) -> None:
+async def test_dice_tapped_at_the_same_instant_from_one_drawing_all_count(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 1)])
+    ok(await h.press(ANA, "roll"))
+    seq = h.snapshot.seq
+    outcomes = await asyncio.gather(*(h.press(ANA, "pick", str(die), seq=seq) for die in (5, 0, 1)))
+    assert [o.refusal for o in outcomes] == [None, None, None]
+    assert h.snapshot.selection == (0, 1, 5) and h.snapshot.seq == seq, "toggles keep the roll's ids"
+
+
+async def test_a_double_tap_on_one_die_leaves_it_selected(h: Harness) -> None:
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
     ok(await h.press(ANA, "roll"))
-    version = h.snapshot.version
-    outcomes = await asyncio.gather(
-        h.press(ANA, "die", "0", version=version), h.press(ANA, "die", "1", version=version)
-    )
-    assert [o.refusal for o in outcomes] == [None, OUTDATED]
-    assert h.snapshot.selection == (0,)
+    seq, version = h.snapshot.seq, h.snapshot.version
+    outcomes = await asyncio.gather(h.press(ANA, "pick", "1", seq=seq), h.press(ANA, "pick", "1", seq=seq))
+    assert [o.refusal for o in outcomes] == [None, None]
+    assert h.snapshot.selection == (1,)
+    assert h.snapshot.version == version + 1, "the second tap changes nothing, so nothing is committed"
+    ok(await h.press(ANA, "drop", "1", seq=seq))
+    ok(await h.press(ANA, "drop", "1", seq=seq))
+    assert h.snapshot.selection == ()
+
+
+async def test_roll_from_a_drawing_older_than_the_last_toggles_uses_the_stored_selection(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6), (2, 2, 2, 6)])
+    ok(await h.press(ANA, "roll"))
+    drawn = h.snapshot.seq  # the player's screen still shows the roll with nothing selected
+    ok(await h.press(ANA, "pick", "0", seq=drawn))
+    ok(await h.press(ANA, "pick", "1", seq=drawn))
+    ok(await h.press(ANA, "roll", seq=drawn))
+    assert h.snapshot.turn.total == 150 and h.snapshot.turn.roll == (2, 2, 2, 6)
 
 
 async def test_a_press_waiting_on_a_failed_save_applies_to_the_restored_state(h: Harness) -> None:
     """The second press waits for the lock: it never sees the first one's uncommitted version."""
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
-    version = h.snapshot.version
+    version, seq = h.snapshot.version, h.snapshot.seq
     h.store.failures = 1
-    first, second = await asyncio.gather(
-        h.press(ANA, "roll", version=version), h.press(ANA, "roll", version=version)
-    )
+    first, second = await asyncio.gather(h.press(ANA, "roll", seq=seq), h.press(ANA, "roll", seq=seq))
     assert (first.refusal, second.refusal) == (NOT_SAVED, None)
     assert h.snapshot.version == version + 1 and h.snapshot.turn.roll == (1, 2, 3, 4, 6, 6)
 
 
 async def test_a_stale_version_is_refused_and_never_applied(h: Harness) -> None:
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
-    stale = h.snapshot.version
+    stale = h.snapshot.seq
     ok(await h.press(ANA, "roll"))
     ok(await h.press(ANA, "die", "0"))
     before, saved = h.snapshot, dict(h.store.rows)
 
-    for action, arg in (("bank", None), ("roll", None), ("die", "1")):
-        outcome = await h.press(ANA, action, arg, version=stale)
+    for action, arg in (("bank", None), ("roll", None), ("pick", "1"), ("drop", "0")):
+        outcome = await h.press(ANA, action, arg, seq=stale)
         assert outcome.refusal == OUTDATED and outcome.snapshot is None
 
     assert h.snapshot == before
@@ -325,3 +352,38 @@ async def test_a_failed_save_during_the_reminder_does_not_stop_the_timeout(h: Ha
     await h.clock.advance(60)
     await h.clock.advance(60)
     assert h.snapshot.current == BEN, "the turn still timed out"
+
+
+# ---------------------------------------------------------------------- restore
+
+
+async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    ok(await h.press(ANA, "roll"))
+    h.store.rows[CHANNEL + 1] = h.store.rows[CHANNEL].replace('"seats"', '"seatz"')
+    h.store.rows[CHANNEL + 2] = "{not json"
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+
+    restored = await fresh.restore()
+
+    assert restored.unreadable == (CHANNEL + 1, CHANNEL + 2)
+    assert [s.channel_id for s in restored.sessions] == [CHANNEL]
+    assert restored.behind == (CHANNEL,), "its board was never marked as shown"
+    await fresh.close()
+
+
+async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    ok(await h.press(ANA, "roll"))
+    await h.manager.attach_board(CHANNEL, h.snapshot.game_id, 555, h.snapshot.version)
+    await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556)
+    ok(await h.press(ANA, "die", "0"))
+    await h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version - 1)  # a late, older edit
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    assert (await fresh.restore()).behind == (CHANNEL,)
+
+    await h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version)
+    again = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    assert (await again.restore()).behind == ()
+    await fresh.close()
+    await again.close()

@@ -1,0 +1,120 @@
+"""Presses sent from an older drawing of a board, as real Discord delivers them.
+
+Discord refuses a press whose custom id is no longer on the message (SimCord's `click` checks the
+message as stored now, so it refuses the same way), and a player's screen lags the bot's edits: quick
+taps come from a drawing the bot has already replaced. Ids must therefore stay put within a roll.
+"""
+
+from __future__ import annotations
+
+import pytest
+import simcord
+
+from bot.sessions.manager import OUTDATED
+from cogs.farkle import SAVED_NOT_SHOWN
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import (
+    ROLL_OFF,
+    act,
+    board_message,
+    buttons,
+    field,
+    open_game,
+)
+
+ROLL = (1, 5, 2, 3, 5, 1)  # four scoring dice: 0, 1, 4, 5
+
+
+def selected(table: Table) -> set[int]:
+    board = board_message(table.channel)
+    return {
+        int(key[4:])
+        for key, b in buttons(board).items()
+        if key.startswith("die:") and b.style.name == "success"
+    }
+
+
+async def rolled(table: Table, dice: Dice, *rolls: tuple[int, ...]) -> None:
+    dice.script(ROLL_OFF, ROLL, *rolls)
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
+
+
+async def test_three_dice_tapped_from_one_drawing_all_count(table: Table, dice: Dice) -> None:
+    await rolled(table, dice)
+    drawing = board_message(table.channel)
+    ids = {key: b.custom_id for key, b in buttons(drawing).items()}
+    for die in (0, 4, 5):
+        result = await table.ana.click(drawing, custom_id=ids[f"die:{die}"])
+        assert not result.ephemeral, result.response and result.response.content
+    assert selected(table) == {0, 4, 5}
+    now = {key: b.custom_id for key, b in buttons(board_message(table.channel)).items()}
+    changed = {key for key in ids if ids[key] != now[key]}
+    assert changed == {"die:0", "die:4", "die:5"}, "only the toggled dice changed their ids"
+
+
+async def test_a_double_tap_from_one_drawing_leaves_the_die_selected(table: Table, dice: Dice) -> None:
+    """The second tap carries an id the board no longer shows, so Discord refuses it; the die stays
+    selected. (A second tap that reaches the bot before the edit is a no-op: tests/sessions.)"""
+    await rolled(table, dice)
+    drawing = board_message(table.channel)
+    pick = buttons(drawing)["die:1"].custom_id
+    await table.ana.click(drawing, custom_id=pick)
+    with pytest.raises(simcord.SetupError, match="No matching component"):
+        await table.ana.click(drawing, custom_id=pick)
+    assert selected(table) == {1}
+
+
+async def test_roll_from_a_drawing_older_than_the_last_toggles(table: Table, dice: Dice) -> None:
+    await rolled(table, dice, (2, 2, 2, 6))
+    drawing = board_message(table.channel)  # nothing selected on this drawing
+    ids = buttons(drawing)
+    for die in (0, 5):
+        await table.ana.click(drawing, custom_id=ids[f"die:{die}"].custom_id)
+    result = await table.ana.click(drawing, custom_id=ids["roll"].custom_id)
+    assert not result.ephemeral, result.response and result.response.content
+    board = board_message(table.channel)
+    assert field(board, "Roll").startswith("2️⃣ 2️⃣ 2️⃣ 6️⃣"), "both 1s were kept: four dice rolled"
+    assert "turn total **200**" in (board.embeds[0].description or "")
+
+
+async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dice) -> None:
+    """The board is kept on its old drawing by failing the answer to Roll and its redraw: the player is
+    told privately that the roll counts, and a die of the old roll is refused, never applied."""
+    await rolled(table, dice, (2, 3, 4, 6, 2))  # the second roll Farkles
+    drawing = board_message(table.channel)
+    ids = buttons(drawing)
+    await table.ana.click(drawing, custom_id=ids["die:0"].custom_id)
+    table.env.inject_error("POST", "/interactions/*/callback")
+    table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{drawing.id}")
+    roll = await table.ana.click(drawing, custom_id=ids["roll"].custom_id)
+    assert roll.ephemeral and roll.response is not None and roll.response.content == SAVED_NOT_SHOWN
+
+    late = await table.ana.click(drawing, custom_id=ids["die:4"].custom_id)
+    assert late.ephemeral and late.response is not None and late.response.content == OUTDATED
+    await table.ana.slash(table.channel, "farkle board")
+    assert "ben's turn" in (board_message(table.channel).embeds[0].description or "")
+
+
+async def test_lobby_buttons_keep_their_ids_while_players_join(table: Table) -> None:
+    await table.ana.slash(table.channel, "farkle new")
+    drawing = board_message(table.channel)
+    join = buttons(drawing)["join"].custom_id
+    await table.ben.click(drawing, custom_id=join)
+    result = await table.cy.click(drawing, custom_id=join)  # cy's screen still shows the empty lobby
+    assert not result.ephemeral
+    assert buttons(board_message(table.channel))["join"].custom_id == join
+
+
+async def test_a_press_on_an_old_copy_of_the_board_moves_the_board_players_follow(
+    table: Table, dice: Dice
+) -> None:
+    """`/farkle board` could not take the buttons off the old copy: a press there in the same roll
+    counts, and the newest board shows it too."""
+    await rolled(table, dice)
+    old = board_message(table.channel)
+    table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{old.id}")
+    await table.ana.slash(table.channel, "farkle board")
+    result = await table.ana.click(old, custom_id=buttons(old)["die:0"].custom_id)
+    assert not result.ephemeral
+    assert selected(table) == {0}, "the newest board shows the die picked on the old copy"

@@ -1,0 +1,48 @@
+"""The package as an operator installs it: a built wheel, not the source tree, migrates from anywhere."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_the_installed_wheel_migrates_from_an_unrelated_folder(tmp_path: Path) -> None:
+    wheels, target, elsewhere = tmp_path / "wheels", tmp_path / "site", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    build = ["wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)]
+    subprocess.run([*pip, *build], check=True, cwd=tmp_path, timeout=300)
+    (wheel,) = wheels.glob("farkle_bot-*.whl")
+    subprocess.run(
+        [*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True, timeout=300
+    )
+    # The wheel's copy comes first on the path; the dependencies come from this environment.
+    env = {**os.environ, "PYTHONPATH": str(target), "DATABASE_PATH": str(elsewhere / "farkle.sqlite3")}
+
+    where = subprocess.run(
+        [sys.executable, "-c", "import bot; print(bot.__file__)"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert where.stdout.startswith(str(target)), "the test must run the installed copy"
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "migrate"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Migrations applied: [1, 2" in result.stdout
+    with sqlite3.connect(elsewhere / "farkle.sqlite3") as db:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"sessions", "games", "player_stats", "guild_config", "solver_cache"} <= tables
