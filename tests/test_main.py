@@ -1,6 +1,7 @@
 """`python -m bot` as an operator runs it: a clear line and exit status, never a traceback."""
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -11,11 +12,13 @@ from pathlib import Path
 import pytest
 
 
-def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def run_bot(
+    tmp_path: Path, *args: str, prefix: tuple[str, ...] = (), **env: str
+) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "GAME_"))}
     clean.update(env)
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
+        [*prefix, sys.executable, "-m", "bot", *args],
         cwd=tmp_path,
         env=clean,
         capture_output=True,
@@ -117,6 +120,10 @@ def under_proc(tmp_path: Path) -> Path:
     return Path("/proc/farkle/farkle.sqlite3")
 
 
+def under_sys(tmp_path: Path) -> Path:
+    return Path("/sys/farkle.sqlite3")
+
+
 @contextmanager
 def small_disk(tmp_path: Path, options: str) -> Iterator[Path]:
     """A tiny tmpfs (root only, as on the project's machines and CI): a full or read-only volume."""
@@ -133,7 +140,7 @@ def small_disk(tmp_path: Path, options: str) -> Iterator[Path]:
 
 
 @pytest.mark.parametrize("command", ["run", "migrate"])
-@pytest.mark.parametrize("make", [garbage, truncated, folder, under_proc])
+@pytest.mark.parametrize("make", [garbage, truncated, folder, under_proc, under_sys])
 def test_a_database_that_cant_be_used_is_one_line_and_exit_2(
     tmp_path: Path, command: str, make: Callable[[Path], Path]
 ) -> None:
@@ -148,6 +155,45 @@ def test_a_full_or_read_only_volume_is_one_line_and_exit_2(tmp_path: Path, optio
     with small_disk(tmp_path, options) as path:
         result = run_bot(tmp_path, "migrate", DATABASE_PATH=str(path))
     expect_database_problem(result, path)
+
+
+def without_root_override() -> tuple[str, ...]:
+    """Root writes any file whatever its mode: run the bot without that power so permissions apply."""
+    if os.geteuid() != 0:
+        return ()
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: file permissions would not apply")
+    return ("setpriv", "--bounding-set=-dac_override,-dac_read_search", "--")
+
+
+def read_only_file(tmp_path: Path) -> Path:
+    """Up to date, so no migration writes: only a write probe finds out before the first move."""
+    path = tmp_path / "farkle.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(path)).returncode == 0
+    path.chmod(0o444)
+    return path
+
+
+def in_a_locked_folder(tmp_path: Path) -> Path:
+    (tmp_path / "locked").mkdir(mode=0o555)
+    return tmp_path / "locked" / "farkle.sqlite3"
+
+
+@pytest.mark.parametrize("command", ["run", "migrate"])
+@pytest.mark.parametrize("make", [read_only_file, in_a_locked_folder])
+def test_a_database_the_bot_may_not_write_is_one_line_and_exit_2(
+    tmp_path: Path, command: str, make: Callable[[Path], Path]
+) -> None:
+    path = make(tmp_path)
+    result = run_bot(
+        tmp_path,
+        command,
+        prefix=without_root_override(),
+        DATABASE_PATH=str(path),
+        DISCORD_TOKEN=TOKEN_SHAPE,
+    )
+    expect_database_problem(result, path)
+    assert "readonly" in result.stderr or "unable to open" in result.stderr
 
 
 def expect_database_problem(result: subprocess.CompletedProcess[str], path: Path) -> None:
@@ -178,6 +224,34 @@ def test_backup_copies_the_live_database_and_never_overwrites(tmp_path: Path) ->
     again = run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live))
     assert again.returncode == 2 and "already exists" in again.stderr
     writer.close()
+
+
+def test_backup_reads_the_database_at_its_exact_path(tmp_path: Path) -> None:
+    """`?` and `#` in a file name are not a URI's query or fragment: never a silent empty copy."""
+    live, copy = tmp_path / "farkle?mode=rw#1.sqlite3", tmp_path / "copy.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(live)).returncode == 0
+    result = run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live))
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] > 0
+
+
+@pytest.mark.parametrize("make", [garbage, truncated])
+def test_backup_of_a_damaged_database_is_one_line_and_leaves_no_copy(
+    tmp_path: Path, make: Callable[[Path], Path]
+) -> None:
+    path = make(tmp_path)
+    result = run_bot(tmp_path, "backup", str(tmp_path / "copy.sqlite3"), DATABASE_PATH=str(path))
+    expect_database_problem(result, path)
+    assert not list(tmp_path.glob("copy*"))
+
+
+def test_backup_to_a_place_that_cant_be_written_is_one_line(tmp_path: Path) -> None:
+    live = tmp_path / "live.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(live)).returncode == 0
+    result = run_bot(tmp_path, "backup", "/proc/farkle-backup.sqlite3", DATABASE_PATH=str(live))
+    expect_database_problem(result, live)
+    assert "/proc/farkle-backup.sqlite3" in result.stderr
 
 
 def test_backup_of_a_missing_database_is_refused(tmp_path: Path) -> None:

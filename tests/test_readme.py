@@ -1,24 +1,38 @@
-"""The operator's reference in the README lists every rule option and server setting the code accepts."""
+"""The operator's reference in the README lists every rule option, server setting and `/farkle-config`
+command the code accepts, and nothing else: it cannot drift from the code."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.config import SETTINGS
 from bot.engine import OPTIONS
+from cogs.config import Config
 
 README = (Path(__file__).parents[1] / "README.md").read_text()
+REFERENCE = README.split("## Server rules: the `/farkle-config` reference", 1)[1].split("\n## ", 1)[0]
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))
 def test_every_rule_option_is_documented_with_its_values(name: str) -> None:
     option = OPTIONS[name]
-    assert f"| `{name}` | {option.group} | {option.description} | {option.allowed} |" in README
+    assert f"| `{name}` | {option.group} | {option.description} | {option.allowed} |" in REFERENCE
 
 
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_every_server_setting_is_documented_with_its_values(name: str) -> None:
     setting = SETTINGS[name]
-    assert f"| `{name}` | {setting.description} | {setting.allowed} |" in README
+    assert f"| `{name}` | {setting.description} | {setting.allowed} |" in REFERENCE
+
+
+def test_the_reference_documents_no_option_the_code_lacks() -> None:
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", REFERENCE, flags=re.MULTILINE))
+    assert documented == {*OPTIONS, *SETTINGS}
+
+
+def test_every_farkle_config_command_is_in_the_reference() -> None:
+    documented = set(re.findall(r"`/farkle-config ([a-z-]+)", REFERENCE))
+    assert documented == {command.name for command in Config.__cog_app_commands__}

@@ -72,19 +72,35 @@ async def open_database(path: Path) -> tuple[aiosqlite.Connection, list[int]]:
     except (sqlite3.Error, OSError) as error:
         raise DatabaseUnavailable(_problem(path, error)) from error
     try:
-        return db, await migrate(db)
+        applied = await migrate(db)
+        await _prove_writable(db)
     except (sqlite3.Error, OSError) as error:
         await db.close()
         raise DatabaseUnavailable(_problem(path, error)) from error
     except BaseException:
         await db.close()
         raise
+    return db, applied
+
+
+async def _prove_writable(db: aiosqlite.Connection) -> None:
+    """A file the bot may not write opens read-only without complaint (and an up-to-date schema needs
+    no write): find out now, not at the first move of the first game."""
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        await db.execute("CREATE TABLE write_probe (x)")
+    finally:
+        await db.execute("ROLLBACK")
+
+
+def failure_cause(error: BaseException) -> str:
+    """What went wrong, in the operator's words: the OS's or SQLite's own sentence."""
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
 
 
 def _problem(path: Path, error: BaseException) -> str:
-    cause = getattr(error, "strerror", None) or str(error) or type(error).__name__
     return (
-        f"the database DATABASE_PATH={path} can't be used ({cause}): "
+        f"the database DATABASE_PATH={path} can't be used ({failure_cause(error)}): "
         "check the path, its permissions and free disk space."
     )
 
