@@ -18,6 +18,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import ConfigService
 from bot.engine import DiceSource
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
+from bot.ratings import rate_game
 from bot.render.components import FarkleButton
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
@@ -107,7 +108,7 @@ class FarkleBot(commands.Bot):
         if applied:
             log.info("Applied migrations %s", applied)
         self._sessions = SessionManager(
-            store=SqliteSessionStore(self._db),
+            store=SqliteSessionStore(self._db, rate_game),
             clock=self.clock,
             settings=self.settings.game,
             dice=self._dice,

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
+from bot.records import Rating
+
 _MODEL = PlackettLuce()
 DEFAULT_MU = _MODEL.mu
 DEFAULT_SIGMA = _MODEL.sigma
@@ -21,3 +23,9 @@ def rate(players: Sequence[tuple[float, float]], placements: Sequence[int]) -> l
     teams = [[_MODEL.create_rating([mu, sigma])] for mu, sigma in players]
     rated = _MODEL.rate(teams, ranks=[float(p) for p in placements])
     return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def rate_game(before: Sequence[Rating | None], placements: Sequence[int]) -> list[Rating]:
+    """The `Rater` the bot records games with: a first game starts from the model's default."""
+    start = [(r.mu, r.sigma) if r is not None else (DEFAULT_MU, DEFAULT_SIGMA) for r in before]
+    return [Rating(mu, sigma, conservative(mu, sigma)) for mu, sigma in rate(start, placements)]

@@ -16,7 +16,7 @@ from bot.render.board import Rendered, help_embed, hint_text, moved_board, rende
 from bot.render.choices import matching
 from bot.render.components import ButtonRef
 from bot.render.words import echo, points
-from bot.sessions.manager import Outcome, Restored
+from bot.sessions.outcome import Outcome, Restored
 from bot.sessions.session import Snapshot
 from cogs.stats import StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread

@@ -24,7 +24,7 @@ from bot.render.stats import (
     stats_embed,
 )
 from bot.render.words import echo
-from bot.sessions.records import replay
+from bot.sessions.archive import replay
 from bot.storage import results, transaction
 from bot.storage.results import Metric, Period
 

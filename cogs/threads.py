@@ -8,7 +8,8 @@ import discord
 
 from bot.render.board import render
 from bot.render.words import capped_name, clip
-from bot.sessions.manager import Outcome, SessionManager
+from bot.sessions.manager import SessionManager
+from bot.sessions.outcome import Outcome
 
 log = logging.getLogger(__name__)
 

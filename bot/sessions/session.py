@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
+from bot.records import SessionRow
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
@@ -254,6 +255,20 @@ class Session:
                 "pinged_turn": self.pinged_turn,
             },
             separators=(",", ":"),
+        )
+
+    def row(self, state: str) -> SessionRow:
+        """The stored form of this session, its `dump()` being `state`."""
+        return SessionRow(
+            channel_id=self.channel_id,
+            guild_id=self.guild_id,
+            game_id=self.game_id,
+            stage=self.stage,
+            version=self.version,
+            board_message_id=self.board_message_id,
+            deadline=self.deadline,
+            state=state,
+            shown_version=self.shown_version,
         )
 
     @classmethod

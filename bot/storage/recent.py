@@ -7,7 +7,7 @@ import logging
 
 import aiosqlite
 
-from bot.sessions.records import GameRecord
+from bot.records import GameRecord
 from bot.storage.database import DatabaseBusy, transaction
 
 log = logging.getLogger(__name__)

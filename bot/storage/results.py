@@ -7,8 +7,7 @@ from typing import Literal
 
 import aiosqlite
 
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate
-from bot.sessions.records import GameRecord
+from bot.records import GameRecord, Rater, Rating
 from bot.storage import recent
 
 Metric = Literal["rating", "wins", "win_rate", "best_turn", "points"]
@@ -55,8 +54,8 @@ class GameSummary:
     players: tuple[tuple[str, int, bool], ...]  # name, final bank, won
 
 
-async def write_record(db: aiosqlite.Connection, record: GameRecord) -> bool:
-    """Archive a finished game and fold it into statistics; False when it was already written.
+async def write_record(db: aiosqlite.Connection, record: GameRecord, rate: Rater) -> bool:
+    """Archive a finished game and fold it into statistics (ratings by `rate`); False when already written.
 
     Must run inside the caller's transaction: the game's primary key makes a retried final press,
     or a second save of the same finished session, a no-op instead of a double count.
@@ -103,21 +102,21 @@ async def write_record(db: aiosqlite.Connection, record: GameRecord) -> bool:
         ],
     )
     if record.counted:
-        await _update_stats(db, record)
+        await _update_stats(db, record, rate)
         await recent.add_game(db, record)
     return True
 
 
-async def _update_stats(db: aiosqlite.Connection, record: GameRecord) -> None:
+async def _update_stats(db: aiosqlite.Connection, record: GameRecord, rate: Rater) -> None:
     humans = record.humans
     placeholders = ",".join("?" * len(humans))
     rows = await db.execute_fetchall(
-        f"SELECT user_id, mu, sigma FROM player_stats WHERE guild_id = ? AND user_id IN ({placeholders})",
+        f"SELECT user_id, mu, sigma, rating FROM player_stats WHERE guild_id = ?"
+        f" AND user_id IN ({placeholders})",
         (record.guild_id, *(p.user_id for p in humans)),
     )
-    current = {row[0]: (row[1], row[2]) for row in rows}
-    before = [current.get(p.user_id, (DEFAULT_MU, DEFAULT_SIGMA)) for p in humans]
-    after = rate(before, [p.placement for p in humans])
+    current = {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
+    after = rate([current.get(p.user_id) for p in humans], [p.placement for p in humans])
     await db.executemany(
         "INSERT INTO player_stats (guild_id, user_id, name, games, wins, points, turns, best_turn, best_game,"
         " farkles, hot_dice, mu, sigma, rating, last_played)"
@@ -140,12 +139,12 @@ async def _update_stats(db: aiosqlite.Connection, record: GameRecord) -> None:
                 p.final_bank,
                 p.farkles,
                 p.hot_dice,
-                mu,
-                sigma,
-                conservative(mu, sigma),
+                rating.mu,
+                rating.sigma,
+                rating.shown,
                 record.ended_at,
             )
-            for p, (mu, sigma) in zip(humans, after, strict=True)
+            for p, rating in zip(humans, after, strict=True)
         ],
     )
 

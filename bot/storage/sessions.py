@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import aiosqlite
 
-from bot.sessions.records import record_of
-from bot.sessions.session import Session
+from bot.records import GameRecord, Rater, SessionRow
 from bot.storage.database import transaction
 from bot.storage.results import write_record
 
 
 class SqliteSessionStore:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, rate: Rater) -> None:
         self._db = db
+        self._rate = rate
 
-    async def save(self, session: Session, state: str | None = None) -> None:
+    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> None:
         """The session's new state; a game that just ended is archived in the same transaction."""
         async with transaction(self._db):
-            if session.stage == "over" and session.ended_at is not None:
-                await write_record(self._db, record_of(session, session.ended_at))
-            await self._upsert(session, state or session.dump())
+            if finished is not None:
+                await write_record(self._db, finished, self._rate)
+            await self._upsert(row)
 
-    async def _upsert(self, session: Session, state: str) -> None:
+    async def _upsert(self, row: SessionRow) -> None:
         await self._db.execute(
             "INSERT INTO sessions"
             " (channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state,"
@@ -32,15 +32,15 @@ class SqliteSessionStore:
             " deadline = excluded.deadline, state = excluded.state, shown_version = excluded.shown_version,"
             " updated_at = datetime('now')",
             (
-                session.channel_id,
-                session.guild_id,
-                session.game_id,
-                session.stage,
-                session.version,
-                session.board_message_id,
-                session.deadline,
-                state,
-                session.shown_version,
+                row.channel_id,
+                row.guild_id,
+                row.game_id,
+                row.stage,
+                row.version,
+                row.board_message_id,
+                row.deadline,
+                row.state,
+                row.shown_version,
             ),
         )
 

@@ -12,6 +12,7 @@ import discord
 import pytest
 import simcord
 
+from bot.ratings import rate_game
 from bot.storage import transaction
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
@@ -253,7 +254,7 @@ async def seed_leaderboard(env: simcord.Env, table: Table) -> None:
                 guild=table.guild.id,
                 channel=table.channel.id,
             )
-            assert await write_record(bot.db, record)
+            assert await write_record(bot.db, record, rate_game)
 
 
 def lines(message: discord.Message) -> list[str]:

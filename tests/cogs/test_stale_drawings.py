@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.sessions.manager import OUTDATED
+from bot.sessions.commands import OUTDATED
 from cogs.farkle import SAVED_NOT_SHOWN
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (

@@ -8,8 +8,11 @@ from collections.abc import Sequence
 import pytest
 
 from bot.engine import Ruleset, ScriptedDice
-from bot.sessions.manager import OUTDATED, Outcome, SessionManager
-from bot.sessions.session import Session, Snapshot
+from bot.records import GameRecord, SessionRow
+from bot.sessions.commands import OUTDATED
+from bot.sessions.manager import SessionManager
+from bot.sessions.outcome import Outcome
+from bot.sessions.session import Snapshot
 from bot.settings import GameSettings
 
 CHANNEL, GUILD = 100, 1
@@ -52,12 +55,15 @@ class MemoryStore:
     def __init__(self) -> None:
         self.rows: dict[int, str] = {}
         self.shown: dict[int, int] = {}
+        self.archived: dict[str, GameRecord] = {}
         self.failures = 0
 
-    async def save(self, session: Session, state: str | None = None) -> None:
+    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> None:
         await asyncio.sleep(0)  # a real store gives the event loop a turn while it writes
         self._maybe_fail()
-        self.rows[session.channel_id] = state or session.dump()
+        self.rows[row.channel_id] = row.state
+        if finished is not None:
+            self.archived.setdefault(finished.game_id, finished)
 
     async def delete(self, channel_id: int) -> None:
         await asyncio.sleep(0)

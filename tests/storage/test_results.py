@@ -12,9 +12,9 @@ import aiosqlite
 import pytest
 
 from bot.engine import Game, Ruleset, ScriptedDice
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate
-from bot.sessions import records
-from bot.sessions.records import GameRecord, PlayerRecord
+from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate, rate_game
+from bot.records import GameRecord, PlayerRecord
+from bot.sessions.archive import record_of, replay
 from bot.sessions.session import Seat, Session
 from bot.storage import connect, migrate, transaction
 from bot.storage.database import MIGRATIONS_DIR
@@ -95,6 +95,19 @@ def finished(
     )
 
 
+class Sessions:
+    """The store as the session layer's unit of work calls it: the row, and the record of a game just over."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._store = SqliteSessionStore(db, rate_game)
+
+    async def save(self, session: Session) -> None:
+        await self._store.save(session.row(session.dump()), record_of(session))
+
+    async def load_all(self) -> list[tuple[int, str, int | None]]:
+        return await self._store.load_all()
+
+
 def seat(user_id: int) -> Seat:
     return Seat(user_id, NAMES[user_id])
 
@@ -114,7 +127,7 @@ def synthetic(game_id: str, *players: PlayerRecord, ended_at: float = NOW, guild
 async def write(db: aiosqlite.Connection, *games: GameRecord) -> None:
     for game in games:
         async with transaction(db):
-            assert await write_record(db, game)
+            assert await write_record(db, game, rate_game)
 
 
 async def count(db: aiosqlite.Connection, table: str) -> int:
@@ -140,7 +153,7 @@ async def board(
 
 
 async def test_a_finished_session_saved_twice_is_recorded_once(db: aiosqlite.Connection) -> None:
-    store = SqliteSessionStore(db)
+    store = Sessions(db)
     session = finished("g1", [seat(ANA), seat(BEN)])
     await store.save(session)
     await store.save(session)  # the final press retried, or the board re-attached after the end
@@ -151,13 +164,15 @@ async def test_a_finished_session_saved_twice_is_recorded_once(db: aiosqlite.Con
     assert ana is not None and (ana.games, ana.wins, ana.points, ana.best_turn) == (1, 1, 10_000, 10_000)
     assert ana.hot_dice == 5 and ana.farkles == 0
     assert ben is not None and (ben.games, ben.wins, ben.points, ben.farkles) == (1, 0, 0, 1)
+    record = record_of(session)
+    assert record is not None
     async with transaction(db):
-        assert not await write_record(db, records.record_of(session, NOW))
+        assert not await write_record(db, record, rate_game)
     assert (await member_stats(db, GUILD, ANA)) == ana
 
 
 async def test_the_same_game_saved_twice_at_once_is_recorded_once(db: aiosqlite.Connection) -> None:
-    store = SqliteSessionStore(db)
+    store = Sessions(db)
     session = finished("g1", [seat(ANA), seat(BEN)])
     await asyncio.gather(store.save(session), store.save(session))
     assert await count(db, "games") == 1
@@ -166,7 +181,7 @@ async def test_the_same_game_saved_twice_at_once_is_recorded_once(db: aiosqlite.
 
 
 async def test_two_games_ending_at_once_are_both_recorded(db: aiosqlite.Connection) -> None:
-    store = SqliteSessionStore(db)
+    store = Sessions(db)
     first = finished("g1", [seat(ANA), seat(BEN)], channel=10)
     second = finished("g2", [seat(ANA), seat(CY)], channel=11)
     await asyncio.gather(store.save(first), store.save(second))
@@ -188,7 +203,7 @@ async def test_two_connections_ending_games_at_once_both_record(
     try:
         first = finished("g1", [seat(ANA), seat(BEN)], channel=10)
         second = finished("g2", [seat(ANA), seat(CY)], channel=11)
-        await asyncio.gather(SqliteSessionStore(db).save(first), SqliteSessionStore(other).save(second))
+        await asyncio.gather(Sessions(db).save(first), Sessions(other).save(second))
     finally:
         await other.close()
     ana = await member_stats(db, GUILD, ANA)
@@ -196,7 +211,7 @@ async def test_two_connections_ending_games_at_once_both_record(
 
 
 async def test_games_against_computers_are_recorded_but_not_counted(db: aiosqlite.Connection) -> None:
-    store = SqliteSessionStore(db)
+    store = Sessions(db)
     await store.save(finished("g1", [seat(ANA), computer()]))
 
     rows = await db.execute_fetchall("SELECT counted FROM games WHERE game_id = 'g1'")
@@ -212,7 +227,7 @@ async def test_games_against_computers_are_recorded_but_not_counted(db: aiosqlit
 
 
 async def test_two_humans_and_a_computer_count_for_the_humans_only(db: aiosqlite.Connection) -> None:
-    await SqliteSessionStore(db).save(finished("g1", [seat(ANA), computer(), seat(BEN)]))
+    await Sessions(db).save(finished("g1", [seat(ANA), computer(), seat(BEN)]))
     assert await board(db, "wins") == [(1, "ana"), (2, "ben")]
     assert await count(db, "player_stats") == 2
 
@@ -386,7 +401,7 @@ async def test_thirty_day_window(db: aiosqlite.Connection) -> None:
 
 
 async def test_forget_member(db: aiosqlite.Connection) -> None:
-    store = SqliteSessionStore(db)
+    store = Sessions(db)
     session = finished("g1", [seat(ANA), seat(BEN)])
     await store.save(session)
     await write(db, synthetic("x1", player(ANA, won=True), player(CY), guild=OTHER_GUILD))
@@ -409,7 +424,7 @@ async def test_forget_member(db: aiosqlite.Connection) -> None:
     archived = await archived_game(db, GUILD, "g1")
     assert archived is not None
     assert [(user, name) for user, name, _ in archived.seats] == [(ANA, FORGOTTEN), (BEN, "ben")]
-    game = records.replay(
+    game = replay(
         archived.rules_json,
         archived.dice_start_json,
         archived.actions_json,
@@ -470,7 +485,7 @@ async def test_upgrade_from_the_sessions_schema_keeps_a_running_game(tmp_path: P
     try:
         applied = await migrate(db)
         assert applied[0] == 3 and applied == sorted(applied)
-        rows = await SqliteSessionStore(db).load_all()
+        rows = await Sessions(db).load_all()
         assert rows == [(10, session.dump(), session.version)], "a row saved before 0008 counts as shown"
         restored = [Session.load(state, shown) for _, state, shown in rows]
         rows = await db.execute_fetchall("SELECT board_message_id, deadline FROM sessions")
@@ -483,7 +498,7 @@ async def test_upgrade_from_the_sessions_schema_keeps_a_running_game(tmp_path: P
         assert {"games", "game_players", "player_stats", "leaderboard_resets"} <= tables
         # The upgraded database takes results straight away.
         restored[0].stage, restored[0].ended_at = "over", NOW
-        await SqliteSessionStore(db).save(restored[0])
+        await Sessions(db).save(restored[0])
         assert await board(db, "wins") == [(1, "ana"), (2, "ben")]
     finally:
         await db.close()

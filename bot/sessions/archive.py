@@ -1,53 +1,14 @@
-"""A finished game as it is archived: enough to replay it, plus each player's numbers for statistics."""
+"""Archiving is a step of the session layer: a finished session becomes a `GameRecord` for storage,
+and an archived game is rebuilt for `/farkle replay`."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bot.engine import Action, Event, Game, Ruleset
+from bot.records import GameRecord, PlayerRecord
 from bot.sessions.session import Session, engine_teams
-
-
-@dataclass(frozen=True)
-class PlayerRecord:
-    seat: int
-    user_id: int
-    name: str
-    computer: str | None
-    team: int | None
-    placement: int
-    won: bool
-    final_bank: int
-    turns: int
-    points: int
-    best_turn: int
-    farkles: int
-    hot_dice: int
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    game_id: str
-    guild_id: int
-    channel_id: int
-    rules_json: str
-    dice_start_json: str
-    actions_json: str
-    started_at: float
-    ended_at: float
-    end_reason: str
-    players: tuple[PlayerRecord, ...]
-
-    @property
-    def counted(self) -> bool:
-        """Only games between at least two people feed leaderboards: no farming wins off computers."""
-        return sum(1 for p in self.players if p.computer is None) >= 2
-
-    @property
-    def humans(self) -> tuple[PlayerRecord, ...]:
-        return tuple(p for p in self.players if p.computer is None)
 
 
 def replay(
@@ -82,17 +43,16 @@ def _per_player(events: tuple[Event, ...], player: str) -> tuple[int, int, int, 
     return turns, points, best, farkles, hot
 
 
-def record_of(session: Session, ended_at: float) -> GameRecord:
-    """Archive a session whose game is over; events come from a replay so none are lost to trimming."""
-    game = session.game
-    assert game is not None and game.result is not None and session.dice_start is not None
+def record_of(session: Session) -> GameRecord | None:
+    """The archive of a session whose game just ended (None while it goes on), from the game it holds:
+    the engine keeps every event, so nothing is replayed."""
+    game, ended_at = session.game, session.ended_at
+    if session.stage != "over" or game is None or game.result is None or ended_at is None:
+        return None
+    assert session.dice_start is not None
     result = game.result
     placement = {player: place for place, group in enumerate(result.placements, start=1) for player in group}
-    rules_json = session.rules.model_dump_json()
-    dice_start_json = json.dumps(session.dice_start)
-    actions_json = json.dumps([a.to_dict() for a in game.history])
-    seats = [(s.user_id, s.team) for s in session.seats]
-    events = replay(rules_json, dice_start_json, actions_json, seats).events
+    events = game.events
     players = []
     for seat_index, seat in enumerate(session.seats):
         turns, points, best, farkles, hot = _per_player(events, seat.player_id)
@@ -117,9 +77,9 @@ def record_of(session: Session, ended_at: float) -> GameRecord:
         game_id=session.game_id,
         guild_id=session.guild_id,
         channel_id=session.channel_id,
-        rules_json=rules_json,
-        dice_start_json=dice_start_json,
-        actions_json=actions_json,
+        rules_json=session.rules.model_dump_json(),
+        dice_start_json=json.dumps(session.dice_start),
+        actions_json=json.dumps([a.to_dict() for a in game.history]),
         started_at=session.started_at or ended_at,
         ended_at=ended_at,
         end_reason=result.reason,

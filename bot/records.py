@@ -1,0 +1,86 @@
+"""Plain rows handed from the session layer to storage: a session's state and a finished game.
+
+They live below both layers so that storage never imports the session layer or the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One channel's session as stored: the columns storage indexes, and the session's JSON text."""
+
+    channel_id: int
+    guild_id: int
+    game_id: str
+    stage: str
+    version: int
+    board_message_id: int | None
+    deadline: float | None
+    state: str
+    shown_version: int | None
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    seat: int
+    user_id: int
+    name: str
+    computer: str | None
+    team: int | None
+    placement: int
+    won: bool
+    final_bank: int
+    turns: int
+    points: int
+    best_turn: int
+    farkles: int
+    hot_dice: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game as archived: enough to replay it, plus each player's numbers for statistics."""
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    rules_json: str
+    dice_start_json: str
+    actions_json: str
+    started_at: float
+    ended_at: float
+    end_reason: str
+    players: tuple[PlayerRecord, ...]
+
+    @property
+    def counted(self) -> bool:
+        """Only games between at least two people feed leaderboards: no farming wins off computers."""
+        return sum(1 for p in self.players if p.computer is None) >= 2
+
+    @property
+    def humans(self) -> tuple[PlayerRecord, ...]:
+        return tuple(p for p in self.players if p.computer is None)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A member's skill estimate and the number leaderboards sort by."""
+
+    mu: float
+    sigma: float
+    shown: float
+
+
+class Rater(Protocol):
+    """New ratings after one game, from the stored ones (None: a first game) and the placements.
+
+    Storage reads and writes ratings inside the recording transaction (no lost update), but the rating
+    model itself is handed in from outside.
+    """
+
+    def __call__(self, before: Sequence[Rating | None], placements: Sequence[int]) -> list[Rating]: ...

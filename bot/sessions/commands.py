@@ -1,0 +1,291 @@
+"""What members ask of a game, lobby and turn: each command runs on a session its caller has locked.
+
+Every change ends in `UnitOfWork.commit`; a refusal is an `Outcome` with the sentence to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.clock import Clock
+from bot.engine import LEVELS, DiceSource, Event, Game, IllegalAction, Ruleset
+from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
+from bot.sessions.outcome import Outcome
+from bot.sessions.session import Seat, Session, TableSettings, new_game_id
+from bot.sessions.unit_of_work import UnitOfWork
+
+OUTDATED = "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
+NO_LOBBY = "There is no open lobby here: start one with `/farkle new`."
+NO_GAME = "There is no Farkle game in this channel."
+
+
+class GameCommands:
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        sessions: dict[int, Session],
+        clock: Clock,
+        dice: Callable[[], DiceSource],
+        default_table: TableSettings,
+    ) -> None:
+        self._uow = uow
+        self._sessions = sessions
+        self._clock = clock
+        self._dice = dice
+        self.default_table = default_table
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open_lobby(
+        self,
+        existing: Session | None,
+        ids: tuple[int, int, int],
+        host_name: str,
+        rules: Ruleset,
+        table: TableSettings | None,
+    ) -> Outcome:
+        """A new lobby in the channel `ids` = (guild, channel, host) names, unless one is running there."""
+        if existing is not None and existing.stage in ("lobby", "playing"):
+            what = "lobby" if existing.stage == "lobby" else "game"
+            return Outcome.refuse(f"There is already a Farkle {what} in this channel.")
+        guild_id, channel_id, host_id = ids
+        session = Session(
+            game_id=new_game_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            rules=rules,
+            table=table or self.default_table,
+        )
+        if not rules.teams:
+            session.seats.append(Seat(host_id, host_name))
+        self._sessions[channel_id] = session
+        return (await self._uow.commit(session, [])).as_opened()
+
+    async def join(self, session: Session, user_id: int, name: str, team: int | None) -> Outcome:
+        teams = session.rules.teams
+        if teams and team is None:
+            return Outcome.refuse("Pick a team: press one of the team buttons.")
+        if team is not None and not 1 <= team <= max(teams, 1):
+            return Outcome.refuse("That team does not exist.")
+        seat = session.seat(user_id)
+        if seat is not None and seat.team == team:
+            return Outcome.refuse("You're already in this game.")
+        if seat is None and len(session.seats) >= session.max_players:
+            return Outcome.refuse(f"This game is full ({session.max_players} players).")
+        if seat is None:
+            session.seats.append(Seat(user_id, name, team=team))
+        else:
+            seat.team = team
+        return await self._uow.commit(session, [])
+
+    async def leave(self, session: Session, user_id: int) -> Outcome:
+        seat = session.seat(user_id)
+        if seat is None or (session.game and not _is_active(session, seat)):
+            return Outcome.refuse("You're not in this game.")
+        if session.stage == "lobby":
+            return await self._leave_lobby(session, user_id)
+        return await self.apply(session, lambda game: game.leave(seat.player_id))
+
+    async def _leave_lobby(self, session: Session, user_id: int) -> Outcome:
+        """The last human out closes the lobby; a leaving host hands over to the next human."""
+        if session.seat(user_id) is None:
+            return Outcome.refuse("You're not in this lobby.")
+        session.seats = [s for s in session.seats if s.user_id != user_id]
+        humans = [s.user_id for s in session.seats if s.computer is None]
+        if not humans:
+            return await self.close(session, "empty")
+        if user_id == session.host_id:
+            session.host_id = humans[0]
+        return await self._uow.commit(session, [])
+
+    async def start(self, session: Session, user_id: int) -> Outcome:
+        if user_id != session.host_id:
+            return Outcome.refuse(f"Only the host, {session.snapshot().name_of(session.host_id)}, can start.")
+        teams = session.engine_teams()
+        if len(session.seats) < session.rules.min_players:
+            return Outcome.refuse(f"You need at least {session.rules.min_players} players to start.")
+        if teams is not None and len(set(teams)) < session.rules.teams:
+            return Outcome.refuse(f"Every one of the {session.rules.teams} teams needs a player.")
+        dice = self._dice()
+        dice_start = dice.state()
+        try:
+            game = Game.new(session.rules, [s.player_id for s in session.seats], dice, teams=teams)
+        except (IllegalAction, ValueError) as refused:
+            return Outcome.refuse(str(refused))
+        session.game, session.stage, session.started_at = game, "playing", self._clock.now()
+        session.dice_start = dice_start
+        first = session.current_seat
+        turn_for = first.user_id if first is not None and first.computer is None else None
+        return await self._uow.commit(session, list(game.events), turn_for=turn_for)
+
+    async def close(self, session: Session, reason: str) -> Outcome:
+        session.stage, session.end_reason = "closed", reason
+        return await self._uow.commit(session, [])
+
+    async def _add_computer(self, session: Session, user_id: int, level: str) -> Outcome:
+        if user_id != session.host_id:
+            return Outcome.refuse("Only the host can add computer players.")
+        if level not in LEVELS:
+            return Outcome.refuse(f"Computer levels are {', '.join(LEVELS)}.")
+        if len(session.seats) >= session.max_players:
+            return Outcome.refuse(f"This game is full ({session.max_players} players).")
+        number = sum(1 for seat in session.seats if seat.computer) + 1
+        session.seats.append(Seat(-number, f"Computer {number} ({level})", computer=level))
+        return await self._uow.commit(session, [])
+
+    async def _rematch(
+        self, session: Session | None, channel_id: int, game_id: str, user_id: int, name: str
+    ) -> Outcome:
+        if session is not None and session.stage == "lobby" and session.rematch_of == game_id:
+            return await self.join(session, user_id, name, None)
+        if session is None or session.game_id != game_id or session.stage != "over":
+            return Outcome.refuse("This rematch is no longer available: start a game with `/farkle new`.")
+        old = session.seat(user_id)
+        if old is None:
+            return Outcome.refuse("Only the players of this game can ask for a rematch.")
+        computers = [
+            Seat(s.user_id, s.name, team=s.team, computer=s.computer) for s in session.seats if s.computer
+        ]
+        rematch = Session(
+            game_id=new_game_id(),
+            guild_id=session.guild_id,
+            channel_id=channel_id,
+            host_id=user_id,
+            rules=session.rules,
+            table=session.table,
+            seats=[Seat(user_id, name, team=old.team), *computers],
+            rematch_of=game_id,
+        )
+        self._sessions[channel_id] = rematch
+        # On a failed commit the finished game comes back, and Rematch still works.
+        return (await self._uow.commit(rematch, [], replaces=session)).as_opened()
+
+    # ------------------------------------------------------------------ buttons
+
+    async def press(
+        self,
+        session: Session | None,
+        channel_id: int,
+        ref: tuple[str, str],
+        user_id: int,
+        name: str,
+        action: ButtonAction,
+        arg: str | None,
+    ) -> Outcome:
+        """A button whose custom id carried `ref` = (game id, the board's seq)."""
+        game_id, seq = ref
+        if action is ButtonAction.REMATCH:
+            return await self._rematch(session, channel_id, game_id, user_id, name)
+        if session is None or session.game_id != game_id or session.stage == "closed":
+            return Outcome.refuse("This game has ended.")
+        if action in LOBBY_ACTIONS:
+            if session.stage != "lobby":
+                return Outcome.refuse("This lobby has already started.")
+            return await self._lobby_press(session, user_id, name, action, arg)
+        assert action in TURN_ACTIONS
+        if session.stage != "playing" or session.game is None:
+            return Outcome.refuse("This game is over.")
+        if seq != session.seq:
+            return Outcome.refuse(OUTDATED)
+        current = session.current_seat
+        if current is None or current.user_id != user_id:
+            return Outcome.refuse(f"It's {current.name if current else 'nobody'}'s turn.")
+        if current.computer is not None:
+            return Outcome.refuse("The computer is playing this turn.")
+        return await self._turn_press(session, current, action, arg)
+
+    async def _lobby_press(
+        self, session: Session, user_id: int, name: str, action: ButtonAction, arg: str | None
+    ) -> Outcome:
+        match action:
+            case ButtonAction.JOIN:
+                return await self.join(session, user_id, name, None)
+            case ButtonAction.TEAM:
+                return await self.join(session, user_id, name, _int(arg))
+            case ButtonAction.START:
+                return await self.start(session, user_id)
+            case ButtonAction.CPU:
+                return await self._add_computer(session, user_id, arg or "normal")
+            case ButtonAction.LEAVE:
+                return await self._leave_lobby(session, user_id)
+            case ButtonAction.CANCEL:
+                if user_id != session.host_id:
+                    return Outcome.refuse("Only the host can cancel the lobby.")
+                return await self.close(session, "cancelled")
+        return Outcome.refuse("That button is not part of this lobby.")
+
+    async def _turn_press(
+        self, session: Session, seat: Seat, action: ButtonAction, arg: str | None
+    ) -> Outcome:
+        game = session.game
+        assert game is not None
+        player = seat.player_id
+        keep = session.selection
+        match action:
+            case ButtonAction.PICK | ButtonAction.DROP:
+                return await self._toggle(session, game, action, arg)
+            case ButtonAction.ROLL:
+                return await self.apply(
+                    session, lambda g: g.roll(player, keep if g.phase == "choosing" else ())
+                )
+            case ButtonAction.BANK:
+                return await self.apply(session, lambda g: g.bank(player, keep))
+            case ButtonAction.PIGGYBACK:
+                return await self.apply(session, lambda g: g.piggyback(player))
+        return Outcome.refuse("That button is not part of this game.")
+
+    async def _toggle(self, session: Session, game: Game, action: ButtonAction, arg: str | None) -> Outcome:
+        """Selecting dice is the board's state, not a move: a double tap changes (and commits) nothing."""
+        position = _int(arg)
+        if position is None or not 0 <= position < len(game.turn.roll):
+            return Outcome.refuse("That die is not on the table.")
+        selected = set(session.selection)
+        chosen = selected | {position} if action is ButtonAction.PICK else selected - {position}
+        if chosen == selected:
+            return Outcome(snapshot=session.snapshot())
+        session.selection = tuple(sorted(chosen))
+        return await self._uow.commit(session, [])
+
+    # ------------------------------------------------------------------ engine
+
+    async def apply(self, session: Session, act: Callable[[Game], list[Event]]) -> Outcome:
+        """Run one engine action; its sentence becomes the refusal, and the state is left untouched."""
+        game = session.game
+        assert game is not None
+        before = game.current_player
+        try:
+            events = act(game)
+        except IllegalAction as refused:
+            return Outcome.refuse(str(refused))
+        session.selection = ()
+        if game.result is not None:
+            session.stage, session.ended_at = "over", self._clock.now()
+        turn_for = None
+        current = session.current_seat
+        if game.current_player != before or any(e.kind == "turn_started" for e in events):
+            session.reminded = False
+            if current is not None and current.computer is None:
+                turn_for = current.user_id
+        return await self._uow.commit(session, events, turn_for=turn_for)
+
+    async def expire(self, session: Session) -> Outcome | None:
+        """A deadline passed: a lobby closes, a player's turn is played out as a timeout."""
+        if session.stage == "lobby":
+            return await self.close(session, "expired")
+        current = session.current_seat
+        if current is None:
+            return None
+        return await self.apply(session, lambda game: game.timeout(current.player_id))
+
+
+def _is_active(session: Session, seat: Seat) -> bool:
+    game = session.game
+    return game is None or any(p.id == seat.player_id and p.active for p in game.players)
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,36 @@
+"""What the session layer hands back up: an `Outcome` per change, a `Restored` per start-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.engine import Event
+from bot.sessions.session import Snapshot
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened, for the Discord layer to show: a refusal, or a new state and its events."""
+
+    snapshot: Snapshot | None = None
+    refusal: str | None = None
+    events: tuple[Event, ...] = ()
+    turn_for: int | None = None
+    reminder_for: int | None = None
+    opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
+
+    @classmethod
+    def refuse(cls, reason: str) -> Outcome:
+        return cls(refusal=reason)
+
+    def as_opened(self) -> Outcome:
+        return replace(self, opened=True) if self.snapshot is not None else self
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What a start-up found: boards to bring up to date, and saved games that could not be read."""
+
+    sessions: tuple[Snapshot, ...]
+    behind: tuple[int, ...]  # channels whose board or turn ping fell behind, live games first
+    unreadable: tuple[int, ...]

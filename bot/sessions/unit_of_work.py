@@ -1,0 +1,103 @@
+"""Commit or roll back: an accepted change is stored before anyone is answered, a failed one undone."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from bot.clock import Clock
+from bot.engine import Event
+from bot.records import GameRecord, SessionRow
+from bot.sessions.archive import record_of
+from bot.sessions.outcome import Outcome
+from bot.sessions.session import Session
+
+log = logging.getLogger(__name__)
+
+NOT_SAVED = "I couldn't save that, so nothing changed: please try again."
+
+
+class SessionStore(Protocol):
+    """Where sessions live between restarts (SQLite in the bot, memory in unit tests)."""
+
+    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> None:
+        """Store the session row, and archive `finished` in the same transaction (once per game id)."""
+        ...
+
+    async def delete(self, channel_id: int) -> None: ...
+
+    async def load_all(self) -> list[tuple[int, str, int | None]]:
+        """Every stored session as (channel id, its `dump()` text, the version its board last showed)."""
+        ...
+
+    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
+        """The board message of that game now shows `version` (never moves backwards)."""
+        ...
+
+
+class UnitOfWork:
+    """Owns the live sessions' committed state; `after_commit` re-arms timers and wakes computers."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        sessions: dict[int, Session],
+        clock: Clock,
+        after_commit: Callable[[Session], None],
+    ) -> None:
+        self._store = store
+        self._sessions = sessions
+        self._clock = clock
+        self._after_commit = after_commit
+
+    async def commit(
+        self,
+        session: Session,
+        events: list[Event],
+        *,
+        turn_for: int | None = None,
+        replaces: Session | None = None,
+    ) -> Outcome:
+        """Bump the version and persist (archiving a game that just ended in the same transaction).
+
+        On a storage failure the last saved state is put back (or `replaces`, the session this one was
+        about to replace) and the member is told nothing changed.
+        """
+        session.version += 1
+        session.remember(events)
+        session.deadline = self._deadline(session)
+        try:
+            if session.stage == "closed":
+                await self._store.delete(session.channel_id)
+            else:
+                await self.save(session, record_of(session))
+        except Exception:
+            log.exception("Could not save the session in channel %s", session.channel_id)
+            self._roll_back(session, replaces)
+            return Outcome.refuse(NOT_SAVED)
+        if session.stage == "closed":
+            self._sessions.pop(session.channel_id, None)
+        self._after_commit(session)
+        return Outcome(snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for)
+
+    async def save(self, session: Session, finished: GameRecord | None = None) -> None:
+        """One serialisation per change: it is both what is stored and what a failed change rolls back to."""
+        state = session.dump()
+        await self._store.save(session.row(state), finished)
+        session.saved = state
+
+    def _roll_back(self, session: Session, replaces: Session | None) -> None:
+        if replaces is not None:
+            self._sessions[session.channel_id] = replaces
+        elif session.saved is not None:
+            self._sessions[session.channel_id] = Session.load(session.saved, session.shown_version)
+        else:
+            self._sessions.pop(session.channel_id, None)
+
+    def _deadline(self, session: Session) -> float | None:
+        if session.stage == "lobby":
+            return self._clock.now() + session.table.lobby_timeout
+        if session.stage == "playing":
+            return self._clock.now() + session.table.turn_timeout
+        return None
