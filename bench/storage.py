@@ -32,10 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import Game, IllegalAction, Ruleset, SeededDice
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate_game
+from bot.records import METRICS
 from bot.sessions.archive import record_of
 from bot.sessions.session import Seat, Session
 from bot.storage import connect, migrate
-from bot.storage.results import METRICS, leaderboard, rank_of
+from bot.storage.results import leaderboard, rank_of
 from bot.storage.sessions import SqliteSessionStore
 
 GUILD = 424242

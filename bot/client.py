@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiosqlite
@@ -19,11 +19,13 @@ from bot.config import ConfigService
 from bot.engine import DiceSource
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.ratings import rate_game
-from bot.render.components import FarkleButton
+from bot.records import Metric, Period
+from bot.render.components import ButtonRef, FarkleButton
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
 from bot.settings import Settings
+from bot.stats import StatsService
 from bot.storage import command_sync, connect, open_database
 from bot.storage.config import SqliteConfigStore
 from bot.storage.policies import SqlitePolicyStore
@@ -34,6 +36,8 @@ log = logging.getLogger(__name__)
 
 # Extensions loaded at start-up (add new cogs here); mixin modules in cogs/ are imported by them.
 EXTENSIONS = ("cogs.farkle", "cogs.config")
+GamePress = Callable[[discord.Interaction, ButtonRef], Awaitable[None]]
+PagePress = Callable[[discord.Interaction, Metric, Period, int], Awaitable[None]]
 # How long a shutdown waits for interactions already being answered (Docker allows 10 s by default).
 DRAIN_SECONDS = 5.0
 
@@ -74,7 +78,10 @@ class FarkleBot(commands.Bot):
         self._reader: aiosqlite.Connection | None = None
         self._sessions: SessionManager | None = None
         self._config: ConfigService | None = None
+        self._stats: StatsService | None = None
         self._answering: set[asyncio.Task[Any]] = set()
+        self._game_press: GamePress | None = None
+        self._page_press: PagePress | None = None
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -102,6 +109,26 @@ class FarkleBot(commands.Bot):
             raise RuntimeError("Server configuration loads in setup_hook; it is not available before login.")
         return self._config
 
+    def answer_presses(self, game: GamePress, page: PagePress) -> None:
+        """The `/farkle` cog answers the persistent buttons (`FarkleButton`, `LeaderboardPage`)."""
+        self._game_press, self._page_press = game, page
+
+    async def on_game_press(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
+        if self._game_press is not None:
+            await self._game_press(interaction, ref)
+
+    async def on_page_press(
+        self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
+    ) -> None:
+        if self._page_press is not None:
+            await self._page_press(interaction, metric, period, page)
+
+    @property
+    def stats(self) -> StatsService:
+        if self._stats is None:
+            raise RuntimeError("Statistics open in setup_hook; they are not available before login.")
+        return self._stats
+
     async def setup_hook(self) -> None:
         self._db, applied = await open_database(self.settings.database_path)
         self._reader = await connect(self.settings.database_path, read_only=True)
@@ -118,6 +145,7 @@ class FarkleBot(commands.Bot):
             SqliteConfigStore(self._db, self._reader), self.settings.game, self.clock
         )
         self.add_dynamic_items(FarkleButton, LeaderboardPage)
+        self._stats = StatsService(self._db, self._reader, self.clock, self.settings.game.min_games_win_rate)
         for name in EXTENSIONS:
             await self.load_extension(name)
         restored = await self._sessions.restore()

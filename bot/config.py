@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.clock import Clock
 from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
-from bot.render.words import echo
+from bot.render.words import echo, typed_words
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
 from bot.storage.config import AuditEntry, ConfigRow, SqliteConfigStore
@@ -123,15 +123,6 @@ class Change:
     changed: bool = True
 
 
-def words(value: Any) -> str:
-    """A stored value as people type it."""
-    if value is None:
-        return "off"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
-
-
 def _field(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 
@@ -140,7 +131,7 @@ def _describe(config: GuildConfig) -> str:
     table = config.table
     return (
         f"{config.ruleset.name} rules, turn {table.turn_timeout} s, lobby {table.lobby_timeout} s, "
-        f"hints {words(table.hints)}, threads {words(config.threads)}"
+        f"hints {typed_words(table.hints)}, threads {typed_words(config.threads)}"
     )
 
 
@@ -209,8 +200,8 @@ class ConfigService:
                     after = after.model_copy(update={"name": "custom"})  # no longer the saved one
                 updated = replace(row, rules=after.model_dump_json())
             if old == value:
-                return Change(field, words(old), words(value), config, changed=False)
-            return await self._save(guild_id, editor, updated, field, words(old), words(value))
+                return Change(field, typed_words(old), typed_words(value), config, changed=False)
+            return await self._save(guild_id, editor, updated, field, typed_words(old), typed_words(value))
 
     async def use_preset(self, guild_id: int, editor: Editor, name: str) -> Change:
         """Make one of the five presets the server's rules."""

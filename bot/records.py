@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 
 @dataclass(frozen=True)
@@ -84,3 +84,48 @@ class Rater(Protocol):
     """
 
     def __call__(self, before: Sequence[Rating | None], placements: Sequence[int]) -> list[Rating]: ...
+
+
+# ---------------------------------------------------------------------- results, as read back
+
+Metric = Literal["rating", "wins", "win_rate", "best_turn", "points"]
+Period = Literal["all", "30d"]
+METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points")
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    points: int
+    turns: int
+    best_turn: int
+    best_game: int
+    farkles: int
+    hot_dice: int
+    rating: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def average_turn(self) -> float:
+        return self.points / self.turns if self.turns else 0.0
+
+
+@dataclass(frozen=True)
+class Ranked:
+    rank: int
+    row: StatsRow
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: str
+    channel_id: int
+    ended_at: float
+    rules_name: str
+    players: tuple[tuple[str, int, bool], ...]  # name, final bank, won

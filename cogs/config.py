@@ -27,7 +27,7 @@ from bot.engine import PRESET_NAMES
 from bot.errors import reply_ephemeral
 from bot.render.choices import matching
 from bot.render.config import change_embed, config_embed, history_embed
-from bot.render.confirm import ask_to_confirm
+from cogs.confirm import ask_to_confirm
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot

@@ -16,6 +16,7 @@ from bot.render.board import Rendered, help_embed, hint_text, moved_board, rende
 from bot.render.choices import matching
 from bot.render.components import ButtonRef
 from bot.render.words import echo, points
+from bot.sessions.actions import ButtonAction
 from bot.sessions.outcome import Outcome, Restored
 from bot.sessions.session import Snapshot
 from cogs.stats import StatsCommands
@@ -56,6 +57,7 @@ class Farkle(
         self._catching_up: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
+        self.bot.answer_presses(self.on_press, self.turn_page)
         self.manager.subscribe(self.show_unprompted)
         self.manager.on_restore(self.catch_up)
 
@@ -208,13 +210,12 @@ class Farkle(
 
     # ------------------------------------------------------------------ buttons
 
-    @commands.Cog.listener()
-    async def on_farkle_button(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
+    async def on_press(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
         self.bot.answering()
         try:
             if interaction.channel_id is None:
                 return
-            if ref.action == "hint":
+            if ref.action == ButtonAction.HINT:
                 await self._hint(interaction, interaction.channel_id, ref)
                 return
             outcome = await self.manager.press(
@@ -230,7 +231,7 @@ class Farkle(
             # Roll and Bank are disabled for a selection that does not score: say why, privately.
             shown = outcome.snapshot
             if (
-                ref.action in ("pick", "drop")
+                ref.action in (ButtonAction.PICK, ButtonAction.DROP)
                 and shown
                 and shown.selection
                 and shown.preview

@@ -1,7 +1,7 @@
 """`/farkle leaderboard`, `stats`, `history`, `replay`, `forget-me`, `reset-leaderboard`.
 
-A mixin of the `/farkle` group cog (Discord applies one command group per cog); it reads results
-through `bot.storage.results` and draws them with `bot.render.stats`.
+A mixin of the `/farkle` group cog (Discord applies one command group per cog); it asks the bot's
+`StatsService` and draws the answers with `bot.render.stats`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import report_error
-from bot.render.confirm import ask_to_confirm
+from bot.records import Metric, Period
 from bot.render.stats import (
-    PAGE_SIZE,
     history_embed,
     leaderboard_embed,
     leaderboard_view,
@@ -24,9 +23,7 @@ from bot.render.stats import (
     stats_embed,
 )
 from bot.render.words import echo
-from bot.sessions.archive import replay
-from bot.storage import results, transaction
-from bot.storage.results import Metric, Period
+from cogs.confirm import ask_to_confirm
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -42,31 +39,9 @@ class StatsCommands(commands.Cog):
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        now = self.bot.clock.now()
-        min_games = self.bot.settings.game.min_games_win_rate
-        rows, total = await results.leaderboard(
-            self.bot.reader,
-            guild_id,
-            metric,
-            period,
-            now=now,
-            offset=page * PAGE_SIZE,
-            limit=PAGE_SIZE,
-            min_games=min_games,
-            writer=self.bot.db,
-        )
-        mine = await results.rank_of(
-            self.bot.reader,
-            guild_id,
-            user_id,
-            metric,
-            period,
-            now=now,
-            min_games=min_games,
-            writer=self.bot.db,
-        )
-        embed = leaderboard_embed(metric, period, page, rows, total, mine)
-        return embed, leaderboard_view(metric, period, page, total)
+        shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page)
+        embed = leaderboard_embed(metric, period, page, shown.rows, shown.total, shown.mine)
+        return embed, leaderboard_view(metric, period, page, shown.total)
 
     @app_commands.command(description="This server's best Farkle players")
     @app_commands.describe(metric="What to rank by (default: rating)", period="All time or the last 30 days")
@@ -79,8 +54,7 @@ class StatsCommands(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, view=view)
 
-    @commands.Cog.listener()
-    async def on_farkle_leaderboard_page(
+    async def turn_page(
         self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
     ) -> None:
         self.bot.answering()
@@ -99,7 +73,7 @@ class StatsCommands(commands.Cog):
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild_id is not None
         who = member or interaction.user
-        row = await results.member_stats(self.bot.reader, interaction.guild_id, who.id)
+        row = await self.bot.stats.member(interaction.guild_id, who.id)
         await interaction.response.send_message(embed=stats_embed(who.display_name, row))
 
     @app_commands.command(description="The last finished games in this channel or server")
@@ -109,7 +83,7 @@ class StatsCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         channel_id = interaction.channel_id if scope == "channel" else None
-        games = await results.recent_games(self.bot.reader, interaction.guild_id, channel_id)
+        games = await self.bot.stats.history(interaction.guild_id, channel_id)
         title = "🎲 Recent Farkle games" + (" in this channel" if channel_id else " in this server")
         await interaction.response.send_message(embed=history_embed(title, games), ephemeral=True)
 
@@ -117,16 +91,13 @@ class StatsCommands(commands.Cog):
     @app_commands.describe(game="The game's id, from /farkle history or its results board")
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
         assert interaction.guild_id is not None
-        archived = await results.archived_game(self.bot.reader, interaction.guild_id, game.strip().lower())
-        if archived is None:
+        replayed = await self.bot.stats.replay(interaction.guild_id, game)
+        if replayed is None:
             await interaction.response.send_message(
                 f"No finished game `{echo(game)}` in this server.", ephemeral=True
             )
             return
-        seats = [(user_id, team) for user_id, _, team in archived.seats]
-        rebuilt = replay(archived.rules_json, archived.dice_start_json, archived.actions_json, seats)
-        names = {str(user_id): name for user_id, name, _ in archived.seats}
-        text = "\n".join(replay_lines(rebuilt, names))
+        text = "\n".join(replay_lines(replayed.game, replayed.names))
         if len(text) <= REPLAY_INLINE_LIMIT:
             await interaction.response.send_message(f"```\n{text}\n```", ephemeral=True)
         else:
@@ -143,8 +114,7 @@ class StatsCommands(commands.Cog):
         )
         confirmed = await ask_to_confirm(interaction, "Delete my statistics", warning)
         if confirmed is not None:
-            async with transaction(self.bot.db):
-                await results.forget_member(self.bot.db, interaction.user.id)
+            await self.bot.stats.forget(interaction.user.id)
             await confirmed.response.edit_message(
                 content="Done: your statistics and name are gone.", view=None
             )
@@ -160,8 +130,7 @@ class StatsCommands(commands.Cog):
         )
         confirmed = await ask_to_confirm(interaction, "Reset the leaderboard", warning)
         if confirmed is not None:
-            async with transaction(self.bot.db):
-                await results.reset_leaderboard(self.bot.db, interaction.guild_id, self.bot.clock.now())
+            await self.bot.stats.reset(interaction.guild_id)
             await confirmed.response.edit_message(
                 content="Done: the leaderboard starts from zero.", view=None
             )

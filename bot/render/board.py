@@ -10,6 +10,7 @@ import discord
 from bot.engine import Advice, Ruleset
 from bot.render.components import ButtonRef, FarkleButton
 from bot.render.words import TITLE_LIMIT, capped_name, clip, describe, dice_line, percent, points
+from bot.sessions.actions import ButtonAction
 from bot.sessions.session import SeatView, Snapshot
 
 GOLD = discord.Colour.gold()
@@ -36,7 +37,7 @@ def render(snapshot: Snapshot) -> Rendered:
     return board(snapshot)
 
 
-def _button(snapshot: Snapshot, action: str, label: str, **kwargs: object) -> FarkleButton:
+def _button(snapshot: Snapshot, action: ButtonAction, label: str, **kwargs: object) -> FarkleButton:
     arg = kwargs.pop("arg", None)
     ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
     return FarkleButton(ref, label=label, **kwargs)  # type: ignore[arg-type]
@@ -87,18 +88,25 @@ def lobby(snapshot: Snapshot) -> Rendered:
     embed.set_footer(text=f"Game {snapshot.game_id} · /farkle rules shows every rule")
     if rules.teams:
         joins = [
-            _button(snapshot, "team", f"Join {team_name(t)}", arg=t, style=discord.ButtonStyle.primary, row=0)
+            _button(
+                snapshot,
+                ButtonAction.TEAM,
+                f"Join {team_name(t)}",
+                arg=t,
+                style=discord.ButtonStyle.primary,
+                row=0,
+            )
             for t in range(1, rules.teams + 1)
         ]
     else:
-        joins = [_button(snapshot, "join", "Join", style=discord.ButtonStyle.primary, row=0)]
+        joins = [_button(snapshot, ButtonAction.JOIN, "Join", style=discord.ButtonStyle.primary, row=0)]
     controls = [
-        _button(snapshot, "leave", "Leave", row=0),
-        _button(snapshot, "start", "Start", style=discord.ButtonStyle.success, row=1),
-        _button(snapshot, "cancel", "Cancel", style=discord.ButtonStyle.danger, row=1),
+        _button(snapshot, ButtonAction.LEAVE, "Leave", row=0),
+        _button(snapshot, ButtonAction.START, "Start", style=discord.ButtonStyle.success, row=1),
+        _button(snapshot, ButtonAction.CANCEL, "Cancel", style=discord.ButtonStyle.danger, row=1),
     ]
     computers = [
-        _button(snapshot, "cpu", f"Add computer: {level}", arg=level, row=2)
+        _button(snapshot, ButtonAction.CPU, f"Add computer: {level}", arg=level, row=2)
         for level in COMPUTER_LEVELS
         if not rules.teams
     ]
@@ -178,7 +186,9 @@ def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
     buttons = [
         _button(
             snapshot,
-            "drop" if i in snapshot.selection else "pick",  # what a tap does, so a tap means the same twice
+            ButtonAction.DROP
+            if i in snapshot.selection
+            else ButtonAction.PICK,  # what a tap does, so a tap means the same twice
             str(face),
             arg=i,
             row=i // 3,
@@ -197,7 +207,7 @@ def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
     buttons.append(
         _button(
             snapshot,
-            "roll",
+            ButtonAction.ROLL,
             roll_label,
             style=discord.ButtonStyle.primary,
             row=2,
@@ -205,12 +215,14 @@ def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
         )
     )
     if turn.piggyback_dice is not None and not turn.roll:
-        buttons.append(_button(snapshot, "piggy", f"Piggyback on {turn.piggyback_dice} dice", row=2))
+        buttons.append(
+            _button(snapshot, ButtonAction.PIGGYBACK, f"Piggyback on {turn.piggyback_dice} dice", row=2)
+        )
     bank_total = preview.turn_total if preview.points or not turn.roll else turn.total
     buttons.append(
         _button(
             snapshot,
-            "bank",
+            ButtonAction.BANK,
             f"Bank {points(bank_total)}",
             style=discord.ButtonStyle.success,
             row=2,
@@ -218,7 +230,7 @@ def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
         )
     )
     if snapshot.hints:
-        buttons.append(_button(snapshot, "hint", "Hint", emoji="💡", row=2))
+        buttons.append(_button(snapshot, ButtonAction.HINT, "Hint", emoji="💡", row=2))
     return buttons
 
 
@@ -242,7 +254,9 @@ def results(snapshot: Snapshot) -> Rendered:
     embed.set_footer(
         text=f"Game {snapshot.game_id} · {snapshot.rules.name} rules · press Rematch to play again"
     )
-    return Rendered(embed, _view(_button(snapshot, "rematch", "Rematch", style=discord.ButtonStyle.primary)))
+    return Rendered(
+        embed, _view(_button(snapshot, ButtonAction.REMATCH, "Rematch", style=discord.ButtonStyle.primary))
+    )
 
 
 _CLOSED = {

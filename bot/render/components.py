@@ -5,16 +5,16 @@ thrown, a turn passes or the stage changes. Discord refuses a press whose id is 
 so an id must change only when its meaning does: a die button says what it does (`pick:3` / `drop:3`)
 and only that die's id changes when it toggles.
 
-The item only parses and forwards: the cog that listens to `farkle_button` decides what a press means,
-so rendering never depends on the cogs and buttons keep working after a restart. Every part is bounded,
-so a forged id (a 5,000-digit number, say) simply matches nothing.
+A press goes to the bot's `on_game_press` (`GamePresses`: `FarkleBot` hands it to the `/farkle` cog),
+so buttons keep working after a restart and rendering never depends on the cogs. Every part is
+bounded, so a forged id (a 5,000-digit number, say) simply matches nothing.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -27,6 +27,8 @@ TEMPLATE = (
 
 @dataclass(frozen=True)
 class ButtonRef:
+    """What a custom id carries; `action` is a `ButtonAction` value when drawn, any text when pressed."""
+
     game_id: str
     seq: str
     action: str
@@ -36,6 +38,13 @@ class ButtonRef:
     def custom_id(self) -> str:
         tail = f":{self.arg}" if self.arg is not None else ""
         return f"{PREFIX}:{self.game_id}:{self.seq}:{self.action}{tail}"
+
+
+@runtime_checkable
+class GamePresses(Protocol):
+    """The client as a game button sees it: something that answers a press."""
+
+    async def on_game_press(self, interaction: discord.Interaction, ref: ButtonRef) -> None: ...
 
 
 class FarkleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -67,4 +76,5 @@ class FarkleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
         return cls(ref, label=label, style=style, disabled=bool(button and button.disabled), row=item.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        interaction.client.dispatch("farkle_button", interaction, self.ref)
+        if isinstance(interaction.client, GamePresses):
+            await interaction.client.on_game_press(interaction, self.ref)

@@ -2,17 +2,57 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import discord
 
-from bot.config import Change, GuildConfig, words
+from bot.engine import Ruleset
 from bot.render.board import GOLD, rules_embed
-from bot.render.words import capped_name
-from bot.storage.config import AuditEntry
+from bot.render.words import capped_name, typed_words
+from bot.sessions.session import TableSettings
+
+
+class ConfigShown(Protocol):
+    """What a server's configuration page reads (the config service's `GuildConfig`)."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def table(self) -> TableSettings: ...
+    @property
+    def threads(self) -> bool: ...
+
+
+class ChangeShown(Protocol):
+    """One change as a line: an answer to `/farkle-config` or an entry of its history."""
+
+    @property
+    def what(self) -> str: ...
+    @property
+    def old(self) -> str | None: ...
+    @property
+    def new(self) -> str | None: ...
+
+
+class ChangeAnswer(ChangeShown, Protocol):
+    @property
+    def changed(self) -> bool: ...
+    @property
+    def config(self) -> ConfigShown: ...
+
+
+class LogEntry(ChangeShown, Protocol):
+    @property
+    def user_name(self) -> str: ...
+    @property
+    def at(self) -> float: ...
+
 
 APPLIES = "New games use it; games already running keep their rules."
 
 
-def config_embed(config: GuildConfig, saved: list[str]) -> discord.Embed:
+def config_embed(config: ConfigShown, saved: list[str]) -> discord.Embed:
     """The rules as `/farkle rules` shows them, plus what only admins change."""
     embed = rules_embed(config.ruleset, title=f"This server's rules: {config.ruleset.name}")
     table = config.table
@@ -22,8 +62,8 @@ def config_embed(config: GuildConfig, saved: list[str]) -> discord.Embed:
             (
                 f"• turn_timeout: {table.turn_timeout} s",
                 f"• lobby_timeout: {table.lobby_timeout} s",
-                f"• hints: {words(table.hints)}",
-                f"• threads: {words(config.threads)}",
+                f"• hints: {typed_words(table.hints)}",
+                f"• threads: {typed_words(config.threads)}",
             )
         ),
         inline=False,
@@ -33,7 +73,7 @@ def config_embed(config: GuildConfig, saved: list[str]) -> discord.Embed:
     return embed
 
 
-def change_embed(change: Change) -> discord.Embed:
+def change_embed(change: ChangeAnswer) -> discord.Embed:
     if not change.changed:
         return discord.Embed(title="Nothing changed", description=f"{change.what} is already {change.new}.")
     embed = discord.Embed(title="✅ Saved", colour=GOLD, description=f"{_change_line(change)}\n{APPLIES}")
@@ -41,7 +81,7 @@ def change_embed(change: Change) -> discord.Embed:
     return embed
 
 
-def history_embed(entries: list[AuditEntry]) -> discord.Embed:
+def history_embed(entries: Sequence[LogEntry]) -> discord.Embed:
     embed = discord.Embed(title="Farkle settings history", colour=GOLD)
     embed.description = (
         "\n".join(f"<t:{int(e.at)}:R> **{_editor(e)}** · {_change_line(e)}" for e in entries)
@@ -50,11 +90,11 @@ def history_embed(entries: list[AuditEntry]) -> discord.Embed:
     return embed
 
 
-def _editor(entry: AuditEntry) -> str:
+def _editor(entry: LogEntry) -> str:
     return discord.utils.escape_markdown(capped_name(entry.user_name))
 
 
-def _change_line(change: Change | AuditEntry) -> str:
+def _change_line(change: ChangeShown) -> str:
     if not change.old:
         return f"{change.what}: {change.new}"
     return f"{change.what}: {change.old} → {change.new}"

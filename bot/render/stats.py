@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
 from bot.engine import Game
+from bot.records import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.board import GOLD
 from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, points
-from bot.storage.results import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 
 PAGE_SIZE = 10
 METRIC_NAMES: dict[Metric, str] = {
@@ -49,8 +49,20 @@ def leaderboard_embed(
     return embed
 
 
+@runtime_checkable
+class PagePresses(Protocol):
+    """The client as a leaderboard page button sees it."""
+
+    async def on_page_press(
+        self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
+    ) -> None: ...
+
+
 class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
-    """Previous/Next: stateless, so paging works on any leaderboard message, even after a restart."""
+    """Previous/Next: stateless, so paging works on any leaderboard message, even after a restart.
+
+    A press goes to the client's `on_page_press` (`PagePresses`).
+    """
 
     def __init__(
         self, metric: Metric, period: Period, page: int, which: str, *, disabled: bool = False
@@ -74,9 +86,8 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=P
         return pressed == discord.ComponentType.button.value
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        interaction.client.dispatch(
-            "farkle_leaderboard_page", interaction, self.metric, self.period, self.page
-        )
+        if isinstance(interaction.client, PagePresses):
+            await interaction.client.on_page_press(interaction, self.metric, self.period, self.page)
 
 
 def leaderboard_view(metric: Metric, period: Period, page: int, total: int) -> discord.ui.View:

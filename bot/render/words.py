@@ -39,6 +39,15 @@ def capped_name(display_name: str) -> str:
     return clip(display_name, NAME_LIMIT)
 
 
+def typed_words(value: object) -> str:
+    """A setting's value as people type it: on/off for flags, off for an unset number."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 def dice_line(faces: tuple[int, ...]) -> str:
     """Keycap digits: large and unambiguous on desktop and mobile alike."""
     return " ".join(KEYCAPS[face] for face in faces) if faces else "—"

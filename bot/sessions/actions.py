@@ -21,6 +21,8 @@ class ButtonAction(StrEnum):
     CANCEL = "cancel"
     # a finished game
     REMATCH = "rematch"
+    # advice for the player to move: asks, changes nothing
+    HINT = "hint"
 
     @classmethod
     def parse(cls, text: str) -> ButtonAction | None:

@@ -254,7 +254,7 @@ class SessionManager:
     ) -> Outcome:
         """A button on a lobby or board message; the custom id carried `game_id` and the board's `seq`."""
         pressed = ButtonAction.parse(action)
-        if pressed is None:
+        if pressed is None or pressed is ButtonAction.HINT:
             return Outcome.refuse("That button is not part of this game.")
         async with self._locked(channel_id) as session:
             return await self._commands.press(

@@ -3,55 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import aiosqlite
 
-from bot.records import GameRecord, Rater, Rating
+from bot.records import GameRecord, GameSummary, Metric, Period, Ranked, Rater, Rating, StatsRow
 from bot.storage import recent
 
-Metric = Literal["rating", "wins", "win_rate", "best_turn", "points"]
-Period = Literal["all", "30d"]
-METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points")
 FORGOTTEN = "Forgotten player"
-
-
-@dataclass(frozen=True)
-class StatsRow:
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    points: int
-    turns: int
-    best_turn: int
-    best_game: int
-    farkles: int
-    hot_dice: int
-    rating: float
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def average_turn(self) -> float:
-        return self.points / self.turns if self.turns else 0.0
-
-
-@dataclass(frozen=True)
-class Ranked:
-    rank: int
-    row: StatsRow
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    game_id: str
-    channel_id: int
-    ended_at: float
-    rules_name: str
-    players: tuple[tuple[str, int, bool], ...]  # name, final bank, won
 
 
 async def write_record(db: aiosqlite.Connection, record: GameRecord, rate: Rater) -> bool:

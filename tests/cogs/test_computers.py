@@ -29,7 +29,7 @@ async def test_one_human_and_two_computers_play_to_the_end(table: Table) -> None
         action = expert.choose(the_game(env, channel))
         for position in action.keep:
             await act(ana, channel, f"die:{position}")
-        await act(ana, channel, action.kind if action.kind != "piggyback" else "piggy")
+        await act(ana, channel, action.kind)
     results = board_message(channel)
     assert results.embeds[0].title.startswith("🏆")
     standings = field(results, "Final standings")

@@ -159,11 +159,11 @@ async def test_piggyback_is_offered_and_taken(table: Table, dice: Dice) -> None:
 
     board = board_message(table.channel)
     assert labels(board)["roll"] == "Roll 6 fresh dice"
-    assert labels(board)["piggy"] == "Piggyback on 5 dice"
-    await act(table.ben, table.channel, "piggy")
+    assert labels(board)["piggyback"] == "Piggyback on 5 dice"
+    await act(table.ben, table.channel, "piggyback")
     board = board_message(table.channel)
     assert "🐷 ben piggybacks on 5 dice for 100" in latest(table.channel)
-    assert "piggy" not in buttons(board)
+    assert "piggyback" not in buttons(board)
     assert "turn total **100**" in description(board)
     await keep(table.ben, table.channel, 0)
     await act(table.ben, table.channel, "bank")
@@ -177,7 +177,7 @@ async def test_piggyback_is_not_offered_without_the_rule(table: Table, dice: Dic
     await keep(table.ana, table.channel, 0)
     await act(table.ana, table.channel, "bank")
     board = board_message(table.channel)
-    assert "piggy" not in buttons(board) and labels(board)["roll"] == "Roll 6 dice"
+    assert "piggyback" not in buttons(board) and labels(board)["roll"] == "Roll 6 dice"
 
 
 async def test_a_double_click_is_applied_once(table: Table, dice: Dice) -> None:

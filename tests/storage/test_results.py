@@ -13,16 +13,13 @@ import pytest
 
 from bot.engine import Game, Ruleset, ScriptedDice
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate, rate_game
-from bot.records import GameRecord, PlayerRecord
+from bot.records import METRICS, GameRecord, Metric, Period, PlayerRecord
 from bot.sessions.archive import record_of, replay
 from bot.sessions.session import Seat, Session
 from bot.storage import connect, migrate, transaction
 from bot.storage.database import MIGRATIONS_DIR
 from bot.storage.results import (
     FORGOTTEN,
-    METRICS,
-    Metric,
-    Period,
     archived_game,
     forget_member,
     leaderboard,
