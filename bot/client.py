@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clock import Clock, SystemClock
+from bot.clock import Clock
 from bot.config import ConfigService
 from bot.engine import DiceSource
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
@@ -58,6 +58,18 @@ class FarkleTree(app_commands.CommandTree["FarkleBot"]):
         else:
             await reply_ephemeral(interaction, NOT_IN_DMS)
         return False
+
+
+class SystemClock:
+    """Wall-clock time; SimCord virtualises both `utcnow` and `asyncio.sleep`, so tests use it unchanged."""
+
+    def now(self) -> float:
+        return discord.utils.utcnow().timestamp()
+
+    async def sleep_until(self, deadline: float) -> None:
+        delay = deadline - self.now()
+        if delay > 0:
+            await asyncio.sleep(delay)
 
 
 class FarkleBot(commands.Bot):

@@ -1,11 +1,11 @@
-"""The one source of time for sessions and timers, so tests can control it."""
+"""The one source of time for sessions and timers, so tests can control it.
+
+Only the protocol lives here (the session layer imports it); `bot.client.SystemClock` is the real one.
+"""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Protocol
-
-import discord
 
 
 class Clock(Protocol):
@@ -16,15 +16,3 @@ class Clock(Protocol):
     async def sleep_until(self, deadline: float) -> None:
         """Return once `now()` has reached `deadline`."""
         ...
-
-
-class SystemClock:
-    """Wall-clock time; SimCord virtualises both `utcnow` and `asyncio.sleep`, so tests use it unchanged."""
-
-    def now(self) -> float:
-        return discord.utils.utcnow().timestamp()
-
-    async def sleep_until(self, deadline: float) -> None:
-        delay = deadline - self.now()
-        if delay > 0:
-            await asyncio.sleep(delay)

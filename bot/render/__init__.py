@@ -1,0 +1,1 @@
+"""Pure drawing: snapshots and records in, embeds and buttons out."""

@@ -1,0 +1,1 @@
+"""One game per channel behind one lock: the only door to a game."""
