@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.clock import Clock
 from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
+from bot.engine.values import number, switch
 from bot.render.words import echo, typed_words
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
@@ -25,8 +26,6 @@ log = logging.getLogger(__name__)
 
 MAX_SAVED = 25  # what one autocomplete list can show
 _SAVED_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-_ON = frozenset({"on", "yes", "true", "enabled"})
-_OFF = frozenset({"off", "no", "false", "disabled"})
 
 
 class ConfigError(ValueError):
@@ -322,17 +321,14 @@ class ConfigService:
 
 
 def _parse_setting(spec: SettingSpec, raw: str) -> int | bool:
-    text = raw.strip().lower()
     refused = ConfigError(f"{spec.name} takes {spec.allowed}.")
     if spec.bounds is None:
-        if text in _ON or text in _OFF:
-            return text in _ON
-        raise refused
-    try:
-        value = int(text.removesuffix("seconds").removesuffix("s").replace(",", "").strip())
-    except ValueError:
-        raise refused from None
+        on = switch(raw)
+        if on is None:
+            raise refused
+        return on
+    value = number(raw.strip().lower().removesuffix("seconds"), unit="s")
     low, high = spec.bounds
-    if not low <= value <= high:
+    if value is None or not low <= value <= high:
         raise refused
     return value

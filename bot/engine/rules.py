@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
+from bot.engine.values import OFF_WORDS, number, switch, typed
+
 if TYPE_CHECKING:
     from bot.engine.scoring import ScoringTables
 
@@ -193,8 +195,6 @@ _ranged("max_players", "End of game", "Most players in one game.", 1, 2, 8)
 
 OPTIONS: Mapping[str, OptionSpec] = _OPTIONS
 _KEY_GROUPS: tuple[Group, ...] = ("Scoring", "Turn")
-_OFF_WORDS = frozenset({"off", "none", "no", "disabled"})
-_ON_WORDS = frozenset({"on", "yes", "true", "enabled"})
 
 
 class Ruleset(BaseModel):
@@ -427,27 +427,27 @@ def _sentence(exc: ValidationError) -> str:
 
 
 def _parse(field: str, raw: str) -> Any:
-    text = raw.strip().lower()
     kind = _KINDS[field]
     refused = RulesError(f"{field} takes {_OPTIONS[field].allowed}.")
+    on = switch(raw)
     if kind == "bool":
-        if text in _ON_WORDS or text in _OFF_WORDS:
-            return text in _ON_WORDS
-        raise refused
+        if on is None:
+            raise refused
+        return on
     if kind == "choice":
         choices = _OPTIONS[field].choices or ()
-        word = text.replace("-", "_").replace(" ", "_")
-        if word in _OFF_WORDS:  # "off" and "none" mean the same to people
-            word = next((c for c in choices if c in _OFF_WORDS), word)
+        word = typed(raw).replace("-", "_").replace(" ", "_")
+        if on is False:  # "off", "none" and "no" mean the same to people
+            word = next((c for c in choices if c in OFF_WORDS), word)
         if word in choices:
             return word
         raise refused
-    if text in _OFF_WORDS:
+    if on is False:
         return None if kind == "optional_int" else 0
-    try:
-        return int(text.replace(",", "").replace("_", "").replace(" ", "").replace("−", "-"))
-    except ValueError:
-        raise refused from None
+    value = number(raw)
+    if value is None:
+        raise refused
+    return value
 
 
 _PRESETS: dict[str, dict[str, Any]] = {
