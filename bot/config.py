@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.clock import Clock
-from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
+from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset, UserFacingError
 from bot.engine.values import number, switch
 from bot.render.words import echo, typed_words
 from bot.sessions.session import TableSettings
@@ -26,10 +26,6 @@ log = logging.getLogger(__name__)
 
 MAX_SAVED = 25  # what one autocomplete list can show
 _SAVED_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-
-
-class ConfigError(ValueError):
-    """A refused change; the message is a sentence fit for a server admin."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +173,7 @@ class ConfigService:
         """One rule (validated by the engine) or server setting, from what the admin typed."""
         field = _field(option)
         if field not in SETTINGS and field not in OPTIONS:
-            raise ConfigError(
+            raise UserFacingError(
                 f"There is no rule called '{echo(option)}'. Rules: {', '.join(OPTIONS)}. "
                 f"Server settings: {', '.join(SETTINGS)}."
             )
@@ -190,10 +186,7 @@ class ConfigService:
                 updated = replace(row, **changes)
             else:
                 before = config.ruleset
-                try:
-                    after = before.with_option(option, raw)
-                except RulesError as error:
-                    raise ConfigError(str(error)) from None
+                after = before.with_option(option, raw)  # a RulesError is the admin's answer
                 old, value = getattr(before, field), getattr(after, field)
                 if after.name == before.name and before.name != "custom":
                     after = after.model_copy(update={"name": "custom"})  # no longer the saved one
@@ -204,17 +197,13 @@ class ConfigService:
 
     async def use_preset(self, guild_id: int, editor: Editor, name: str) -> Change:
         """Make one of the five presets the server's rules."""
-        try:
-            ruleset = Ruleset.preset(name.strip().lower())
-        except RulesError as error:
-            raise ConfigError(str(error)) from None
-        return await self._use(guild_id, editor, ruleset)
+        return await self._use(guild_id, editor, Ruleset.preset(name.strip().lower()))
 
     async def make_default(self, guild_id: int, editor: Editor, name: str) -> Change:
         """Make a preset or a saved ruleset the server's rules."""
         ruleset = await self.resolve(guild_id, name)
         if ruleset is None or not name.strip():
-            raise ConfigError(await self._unknown(guild_id, name))
+            raise UserFacingError(await self._unknown(guild_id, name))
         return await self._use(guild_id, editor, ruleset)
 
     async def reset(self, guild_id: int, editor: Editor) -> Change:
@@ -229,14 +218,14 @@ class ConfigService:
         """Keep the server's current rules under a name; they then carry that name on boards."""
         key = name.strip().lower()
         if key in PRESET_NAMES or key == "custom" or not _SAVED_NAME.match(key):
-            raise ConfigError(
+            raise UserFacingError(
                 "A saved ruleset's name is 1 to 32 lowercase letters, digits, - or _, "
                 f"and not custom or a preset ({', '.join(PRESET_NAMES)})."
             )
         async with self._lock(guild_id):
             saved = await self._store.named(guild_id)
             if key not in saved and len(saved) >= MAX_SAVED:
-                raise ConfigError(f"This server already keeps {MAX_SAVED} rulesets: delete one first.")
+                raise UserFacingError(f"This server already keeps {MAX_SAVED} rulesets: delete one first.")
             row = await self._store.load(guild_id)
             config = self._config(row)
             ruleset = config.ruleset.model_copy(update={"name": key})
@@ -259,7 +248,7 @@ class ConfigService:
                 )
             entry = self._entry(editor, "saved ruleset", key, "deleted")
             if not await self._store.delete_named(guild_id, key, entry, row if follows else None):
-                raise ConfigError(await self._unknown(guild_id, name, saved_only=True))
+                raise UserFacingError(await self._unknown(guild_id, name, saved_only=True))
         return Change(entry.what, key, "deleted", self._config(row))
 
     # ------------------------------------------------------------------ helpers
@@ -321,7 +310,7 @@ class ConfigService:
 
 
 def _parse_setting(spec: SettingSpec, raw: str) -> int | bool:
-    refused = ConfigError(f"{spec.name} takes {spec.allowed}.")
+    refused = UserFacingError(f"{spec.name} takes {spec.allowed}.")
     if spec.bounds is None:
         on = switch(raw)
         if on is None:

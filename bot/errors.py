@@ -8,14 +8,11 @@ import secrets
 import discord
 from discord import AppCommandOptionType, app_commands
 
+from bot.engine import UserFacingError
 from bot.render.words import MESSAGE_LIMIT, capped_name, clip
 from bot.storage.database import DatabaseBusy
 
 log = logging.getLogger(__name__)
-
-
-class UserFacingError(Exception):
-    """A refusal whose message is written for the person who pressed or typed."""
 
 
 NOT_IN_DMS = "Farkle is played in a server channel, not in direct messages."

@@ -16,7 +16,6 @@ from discord.ext import commands
 
 from bot.config import (
     Change,
-    ConfigError,
     Editor,
     option_allowed,
     option_choices,
@@ -24,7 +23,6 @@ from bot.config import (
     option_names,
 )
 from bot.engine import PRESET_NAMES
-from bot.errors import reply_ephemeral
 from bot.render.choices import matching
 from bot.render.config import change_embed, config_embed, history_embed
 from cogs.confirm import ask_to_confirm
@@ -57,12 +55,8 @@ class Config(
         return True
 
     async def _answer(self, interaction: discord.Interaction, change: Awaitable[Change]) -> None:
-        """A change privately: what moved, or the service's refusal in its own words."""
-        try:
-            done = await change
-        except ConfigError as error:
-            await reply_ephemeral(interaction, str(error))
-            return
+        """A change privately: what moved (a refusal, a `UserFacingError`, is answered by the tree)."""
+        done = await change
         await interaction.response.send_message(embed=change_embed(done), ephemeral=True)
 
     @app_commands.command(description="This server's Farkle rules and settings")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import SETTINGS, ConfigError, ConfigService, Editor, option_choices, option_names
-from bot.engine import OPTIONS, PRESET_NAMES, Ruleset
+from bot.config import SETTINGS, ConfigService, Editor, option_choices, option_names
+from bot.engine import OPTIONS, PRESET_NAMES, Ruleset, UserFacingError
 from bot.settings import GameSettings
 from bot.storage import connect, migrate
 from bot.storage.config import AuditEntry, ConfigRow, SqliteConfigStore
@@ -82,13 +82,15 @@ async def test_refusals_say_what_is_allowed(
 ) -> None:
     if option == "entry_roll_limit":
         await service.set_option(GUILD, ANA, "entry_minimum", "0")
-    with pytest.raises(ConfigError) as refused:
+    with pytest.raises(UserFacingError) as refused:
         await service.set_option(GUILD, ANA, option, raw)
     assert str(refused.value) == message
 
 
 async def test_an_unknown_option_lists_rules_and_server_settings(service: ConfigService) -> None:
-    with pytest.raises(ConfigError, match=r"There is no rule called 'colour'\. Rules: .*Server settings: "):
+    with pytest.raises(
+        UserFacingError, match=r"There is no rule called 'colour'\. Rules: .*Server settings: "
+    ):
         await service.set_option(GUILD, ANA, "colour", "red")
 
 
@@ -121,7 +123,7 @@ async def test_named_rulesets_save_resolve_and_delete(service: ConfigService) ->
     assert (await service.get(GUILD)).ruleset.name == "custom"  # no longer what friday-night says
     await service.delete_named(GUILD, ANA, "friday-night")
     assert await service.resolve(GUILD, "friday-night") is None
-    with pytest.raises(ConfigError, match="There is no saved ruleset called “friday-night”"):
+    with pytest.raises(UserFacingError, match="There is no saved ruleset called “friday-night”"):
         await service.delete_named(GUILD, ANA, "friday-night")
 
 
@@ -134,14 +136,14 @@ async def test_deleting_the_saved_ruleset_in_use_keeps_its_rules_as_custom(servi
 
 @pytest.mark.parametrize("name", ["classic", "custom", "has space", "x" * 33, ""])
 async def test_saved_names_are_short_and_do_not_shadow_presets(service: ConfigService, name: str) -> None:
-    with pytest.raises(ConfigError, match="lowercase letters, digits"):
+    with pytest.raises(UserFacingError, match="lowercase letters, digits"):
         await service.save_named(GUILD, ANA, name)
 
 
 async def test_unknown_default_lists_what_exists(service: ConfigService) -> None:
-    with pytest.raises(ConfigError, match="no ruleset called “nope”: choose classic, box, doubling"):
+    with pytest.raises(UserFacingError, match="no ruleset called “nope”: choose classic, box, doubling"):
         await service.make_default(GUILD, ANA, "nope")
-    with pytest.raises(ConfigError, match="There is no rule set called 'nope'"):
+    with pytest.raises(UserFacingError, match="There is no rule set called 'nope'"):
         await service.use_preset(GUILD, ANA, "nope")
 
 
@@ -188,7 +190,7 @@ def test_every_option_and_setting_is_offered() -> None:
 
 async def test_deleting_an_unknown_name_lists_the_saved_ones(service: ConfigService) -> None:
     await service.save_named(GUILD, ANA, "house")
-    with pytest.raises(ConfigError) as refused:
+    with pytest.raises(UserFacingError) as refused:
         await service.delete_named(GUILD, ANA, "hose")
     assert str(refused.value) == "There is no saved ruleset called “hose”: choose house."
     assert [e.new for e in await service.history(GUILD)] == ["house"]  # a refusal is not logged

@@ -1,6 +1,7 @@
 """Pure Farkle rules engine: rulesets, scoring, game state, the optimal-turn solver and computer players."""
 
 from bot.engine.dice import DiceSource, ScriptedDice, SeededDice, dice_from_state
+from bot.engine.errors import UserFacingError
 from bot.engine.game import (
     Action,
     Event,
@@ -46,6 +47,7 @@ __all__ = [
     "Strategy",
     "TurnPolicy",
     "TurnState",
+    "UserFacingError",
     "advise",
     "best_points",
     "dice_from_state",

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Literal, TypeAlias, cast
 
 from bot.engine.dice import JSON, DiceSource, dice_from_state
+from bot.engine.errors import UserFacingError
 from bot.engine.rules import Ruleset
 
 Phase: TypeAlias = Literal["turn_start", "choosing", "over"]
@@ -32,7 +33,7 @@ _STRIKES_FOR_REMOVAL = 3
 _JSON_VERSION = 1
 
 
-class IllegalAction(ValueError):
+class IllegalAction(UserFacingError):
     """A refused action; the message is a sentence fit to show the player."""
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
+from bot.engine.errors import UserFacingError
 from bot.engine.values import OFF_WORDS, number, switch, typed
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ NOfAKind = Literal["none", "doubling", "multiples", "high_multiples", "fixed"]
 Group = Literal["Scoring", "Turn", "End of game"]
 
 
-class RulesError(ValueError):
+class RulesError(UserFacingError):
     """A refused ruleset or option; the message is a sentence fit for a server admin."""
 
 

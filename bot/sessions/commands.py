@@ -111,7 +111,7 @@ class GameCommands:
         dice_start = dice.state()
         try:
             game = Game.new(session.rules, [s.player_id for s in session.seats], dice, teams=teams)
-        except (IllegalAction, ValueError) as refused:
+        except IllegalAction as refused:
             return Outcome.refuse(str(refused))
         session.game, session.stage, session.started_at = game, "playing", self._clock.now()
         session.dice_start = dice_start

@@ -2,8 +2,8 @@
 
 import pytest
 
-from bot.config import SETTINGS, ConfigError, _parse_setting
-from bot.engine import Ruleset
+from bot.config import SETTINGS, _parse_setting
+from bot.engine import Ruleset, UserFacingError
 from bot.engine.values import OFF_WORDS, ON_WORDS, number, switch
 
 
@@ -34,5 +34,5 @@ def test_a_server_timeout_reads_units_and_refuses_out_of_range() -> None:
     spec = SETTINGS["turn_timeout"]
     assert [_parse_setting(spec, t) for t in ("90", "90s", "90 seconds", "1,000")] == [90, 90, 90, 1000]
     for bad in ("on", "10", "lots"):
-        with pytest.raises(ConfigError, match="turn_timeout takes"):
+        with pytest.raises(UserFacingError, match="turn_timeout takes"):
             _parse_setting(spec, bad)
