@@ -22,7 +22,8 @@ from bot.config import (
     option_description,
     option_names,
 )
-from bot.engine import PRESET_NAMES
+from bot.engine import PRESET_NAMES, UserFacingError
+from bot.errors import reply_ephemeral
 from bot.render.choices import matching
 from bot.render.config import change_embed, config_embed, history_embed
 from cogs.confirm import ask_to_confirm
@@ -55,8 +56,12 @@ class Config(
         return True
 
     async def _answer(self, interaction: discord.Interaction, change: Awaitable[Change]) -> None:
-        """A change privately: what moved (a refusal, a `UserFacingError`, is answered by the tree)."""
-        done = await change
+        """A change privately: what moved, or the refusal (a `UserFacingError`) in its own words."""
+        try:
+            done = await change
+        except UserFacingError as error:
+            await reply_ephemeral(interaction, str(error))
+            return
         await interaction.response.send_message(embed=change_embed(done), ephemeral=True)
 
     @app_commands.command(description="This server's Farkle rules and settings")
