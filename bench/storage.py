@@ -8,7 +8,7 @@
    last 90 days, record sizes as the bot writes them), generated with executemany; every metric, both
    periods, page 1 and a deep page, plus `rank_of`. Each figure is the median of a few runs.
 
-Targets (issue 5): < 5 ms p99 per commit, < 50 ms per leaderboard page.
+Targets: < 5 ms p99 per commit, < 50 ms per leaderboard page.
 
 Run: .venv/bin/python bench/storage.py [--games N] [--members N] [--commits N] [--keep PATH]
 """

@@ -55,7 +55,7 @@ class Action:
 
 @dataclass(frozen=True, slots=True, init=False)
 class Event:
-    """Something that happened, for the bot to narrate; field use per kind is listed in the contract."""
+    """Something that happened, for the bot to narrate: `kind`, then the fields that kind uses."""
 
     kind: str
     player: str | None

@@ -1,6 +1,6 @@
 """Optimal turn policies for computer players and hints: in memory, else from storage, else solved.
 
-Solving takes a fraction of a second per ruleset, so it runs in a worker thread and is stored for
+Solving takes a fraction of a second per ruleset, so it runs off the event loop and is stored for
 the next start-up; loading a stored policy takes a few milliseconds.
 """
 

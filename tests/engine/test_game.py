@@ -1,4 +1,4 @@
-"""Game pins of issue 3, each forced with scripted dice, plus properties of random legal play."""
+"""Game pins from the rule sheets, each forced with scripted dice, plus properties of random legal play."""
 
 import random
 from collections.abc import Sequence

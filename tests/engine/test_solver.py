@@ -1,4 +1,4 @@
-"""Turn solver (issue 7): the published value, known decisions, brute-force recursion on capped turns."""
+"""Turn solver: the published value, known decisions, brute-force recursion on capped turns."""
 
 from collections import Counter
 from collections.abc import Callable

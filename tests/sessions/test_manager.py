@@ -393,3 +393,25 @@ async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) ->
     assert (await again.restore()).behind == ()
     await fresh.close()
     await again.close()
+
+
+# ---------------------------------------------------------------------- archiving
+
+
+async def test_a_game_that_ends_is_archived_with_its_final_row_and_only_then(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
+    ok(await h.press(ANA, "roll"))
+    assert h.store.archived == {}, "nothing is archived while the game goes on"
+    h.store.failures = 1
+    assert (await h.manager.leave(CHANNEL, BEN)).refusal == NOT_SAVED
+    assert h.store.archived == {} and h.snapshot.stage == "playing", "the failed ending archived nothing"
+
+    ended = ok(await h.manager.leave(CHANNEL, BEN)).snapshot
+    record = h.store.archived[ended.game_id]
+    assert record.end_reason == "players_left" and record.ended_at == START
+    assert [(p.user_id, p.placement, p.won, p.turns) for p in record.players] == [
+        (ANA, 1, True, 1),
+        (BEN, 2, False, 0),
+    ]
+    assert record.counted, "two people played"
+    assert '"stage":"over"' in h.store.rows[CHANNEL], "the final row was written with the record"
