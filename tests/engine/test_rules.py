@@ -1,4 +1,4 @@
-"""Ruleset: presets as the rule sheets state them, admin-readable refusals, option parsing, summary, JSON, key."""
+"""Ruleset: presets as the rule sheets state them, admin refusals, option parsing, summary, JSON, key."""
 
 from typing import Any, get_args
 
