@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import FarkleBot
+from bot.engine.events import Left
 from bot.errors import reply_ephemeral, report_error
 from bot.render.board import Rendered, help_embed, hint_text, moved_board, render, rules_embed
 from bot.render.choices import matching
@@ -204,7 +205,7 @@ class Farkle(
         assert snapshot is not None
         if snapshot.stage == "closed":
             return "Done: the game is closed."
-        if any(event.kind == "left" for event in outcome.events):
+        if any(isinstance(event, Left) for event in outcome.events):
             return "You left the game."
         return "Done: the board is updated."
 

@@ -2,9 +2,9 @@
 
 from bot.engine.dice import DiceSource, ScriptedDice, SeededDice, dice_from_state
 from bot.engine.errors import UserFacingError
+from bot.engine.events import Event
 from bot.engine.game import (
     Action,
-    Event,
     Game,
     GameResult,
     IllegalAction,

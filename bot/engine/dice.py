@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import product
-from typing import Protocol, TypeAlias
+from typing import Protocol
 
-JSON: TypeAlias = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
+from bot.engine.saved import JSON, json_dict, json_int, json_list
 
 
 class DiceSource(Protocol):
@@ -65,7 +65,7 @@ class SeededDice:
 
     @classmethod
     def _from_state(cls, data: dict[str, JSON]) -> SeededDice:
-        return cls(_int(data["seed"]), _int(data["draws"]))
+        return cls(json_int(data["seed"]), json_int(data["draws"]))
 
 
 class ScriptedDice:
@@ -105,9 +105,9 @@ class ScriptedDice:
 
     @classmethod
     def _from_state(cls, data: dict[str, JSON]) -> ScriptedDice:
-        dice = cls([[_int(face) for face in _list(r)] for r in _list(data["rolls"])])
-        dice._next = _int(data["next"])
-        dice._fallback = SeededDice._from_state(_dict(data["fallback"]))
+        dice = cls([[json_int(face) for face in json_list(r)] for r in json_list(data["rolls"])])
+        dice._next = json_int(data["next"])
+        dice._fallback = SeededDice._from_state(json_dict(data["fallback"]))
         return dice
 
 
@@ -119,21 +119,3 @@ def dice_from_state(data: dict[str, JSON]) -> DiceSource:
     if kind == "scripted":
         return ScriptedDice._from_state(data)
     raise ValueError(f"Unknown dice source {kind!r}.")
-
-
-def _list(value: JSON) -> list[JSON]:
-    if not isinstance(value, list):
-        raise ValueError(f"Expected a list in the dice state, not {value!r}.")
-    return value
-
-
-def _dict(value: JSON) -> dict[str, JSON]:
-    if not isinstance(value, dict):
-        raise ValueError(f"Expected an object in the dice state, not {value!r}.")
-    return value
-
-
-def _int(value: JSON) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"Expected a whole number in the dice state, not {value!r}.")
-    return value

@@ -17,9 +17,34 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, TypeAlias, cast
 
-from bot.engine.dice import JSON, DiceSource, dice_from_state
+from bot.engine.dice import DiceSource, dice_from_state
 from bot.engine.errors import UserFacingError
+from bot.engine.events import (
+    Banked,
+    EntryFailed,
+    Event,
+    Farkled,
+    FinalRound,
+    GameOver,
+    HotDice,
+    Kept,
+    Left,
+    Overflow,
+    PenaltyRoll,
+    Piggybacked,
+    Playoff,
+    Removed,
+    Rolled,
+    RollOff,
+    Safe,
+    ThreeFarkles,
+    TimedOut,
+    TurnStarted,
+    event_from_row,
+    event_row,
+)
 from bot.engine.rules import Ruleset
+from bot.engine.saved import JSON, json_int, json_ints, json_list
 
 Phase: TypeAlias = Literal["turn_start", "choosing", "over"]
 ActionKind: TypeAlias = Literal["roll", "bank", "piggyback", "leave", "timeout"]
@@ -50,62 +75,7 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, JSON]) -> Action:
-        return cls(cast(ActionKind, data["kind"]), str(data["player"]), tuple(_ints(data["keep"])))
-
-
-@dataclass(frozen=True, slots=True, init=False)
-class Event:
-    """Something that happened, for the bot to narrate: `kind`, then the fields that kind uses."""
-
-    kind: str
-    player: str | None
-    points: int
-    dice: tuple[int, ...]
-    total: int
-    other: str | None
-
-    def __init__(
-        self,
-        kind: str,
-        player: str | None = None,
-        points: int = 0,
-        dice: tuple[int, ...] = (),
-        total: int = 0,
-        other: str | None = None,
-    ) -> None:
-        """Sets the slots directly: the generated frozen __init__ costs twice as much, on the hottest path."""
-        _set_kind(self, kind)
-        _set_player(self, player)
-        _set_points(self, points)
-        _set_dice(self, dice)
-        _set_total(self, total)
-        _set_other(self, other)
-
-    def to_dict(self) -> dict[str, JSON]:
-        return {
-            "kind": self.kind,
-            "player": self.player,
-            "points": self.points,
-            "dice": list(self.dice),
-            "total": self.total,
-            "other": self.other,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, JSON]) -> Event:
-        return cls(
-            str(data["kind"]),
-            _opt_str(data.get("player")),
-            _int(data.get("points", 0)),
-            tuple(_ints(data.get("dice", []))),
-            _int(data.get("total", 0)),
-            _opt_str(data.get("other")),
-        )
-
-
-_set_kind, _set_player, _set_points, _set_dice, _set_total, _set_other = (
-    Event.__dict__[name].__set__ for name in ("kind", "player", "points", "dice", "total", "other")
-)
+        return cls(cast(ActionKind, data["kind"]), str(data["player"]), tuple(json_ints(data["keep"])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +227,7 @@ class Game:
             if len(leaders) == 1:
                 break
             contenders = leaders
-        self._emit("roll_off", self._ids[self._sides[leaders[0]].members[0]], dice=faces)
+        self._events.append(RollOff(self._ids[self._sides[leaders[0]].members[0]], faces))
         return leaders[0]
 
     # ------------------------------------------------------------------ read-only state
@@ -455,17 +425,17 @@ class Game:
             raise IllegalAction("There are no dice to piggyback on.")
         self._strikes[seat] = 0
         t.piggybacked = True
-        self._emit("piggyback", self._ids[seat], points=self._offer_points, total=t.piggyback_dice)
+        self._events.append(Piggybacked(self._ids[seat], self._offer_points, t.piggyback_dice))
         self._roll_dice(t.piggyback_dice, inherit=self._offer_points)
 
     def _do_leave(self, seat: int, keep: tuple[int, ...]) -> None:
-        self._remove(seat, "left")
+        self._remove(seat, Left)
 
     def _do_timeout(self, seat: int, keep: tuple[int, ...]) -> None:
         self._strikes[seat] += 1
-        self._emit("timed_out", self._ids[seat], total=self._strikes[seat])
+        self._events.append(TimedOut(self._ids[seat], self._strikes[seat]))
         if self._strikes[seat] >= _STRIKES_FOR_REMOVAL:
-            self._remove(seat, "removed")
+            self._remove(seat, Removed)
         else:
             self._end_turn()
 
@@ -541,7 +511,7 @@ class Game:
         t.roll, t.dice_left, t.hot_dice = roll, n, False
         t.rolls += 1
         self._phase = "choosing"
-        self._emit("rolled", self._pid, dice=roll)
+        self._events.append(Rolled(self._pid, roll))
         key = tuple(sorted(roll))
         if key == _PENALTY_DICE and self._rules.penalty_roll is not None:
             self._penalize()
@@ -552,7 +522,7 @@ class Game:
             return
         t.total += inherit
         if self._entry_short(t.total + best):
-            self._emit("entry_failed", self._pid, points=t.total, total=self._rules.entry_minimum)
+            self._events.append(EntryFailed(self._pid, t.total, self._rules.entry_minimum))
             self._end_turn()
 
     def _take(self, faces: tuple[int, ...], points: int) -> None:
@@ -562,12 +532,12 @@ class Game:
         t.total += points
         t.set_aside += faces
         t.roll = ()
-        self._emit("kept", self._pid, points=points, dice=faces, total=t.total)
+        self._events.append(Kept(self._pid, points, faces, t.total))
         if left:
             t.dice_left = left
         else:
             t.dice_left, t.hot_dice = 6, True
-            self._emit("hot_dice", self._pid, total=t.total)
+            self._events.append(HotDice(self._pid, t.total))
 
     def _bank(self) -> None:
         t, side = self._turn, self._sides[self._side]
@@ -577,7 +547,7 @@ class Game:
         side.on_board = True
         excess = side.bank - rules.target if rules.end_rule == "exact" and side.bank > rules.target else 0
         side.bank -= excess
-        self._emit("banked", self._pid, points=t.total, total=side.bank)
+        self._events.append(Banked(self._pid, t.total, side.bank))
         recipient = self._give_overflow(excess) if excess else None
         for reached in (self._side, recipient):
             if reached is not None and self._sides[reached].bank >= rules.target:
@@ -596,7 +566,7 @@ class Game:
         side = self._sides[recipient]
         side.bank = min(self._rules.target, side.bank + excess)
         other = self._member_ids(recipient)[0]
-        self._emit("overflow", self._pid, points=excess, total=side.bank, other=other)
+        self._events.append(Overflow(self._pid, excess, side.bank, other))
         return recipient
 
     def _reach_target(self, s: int) -> None:
@@ -607,24 +577,24 @@ class Game:
         who = self._pid if s == self._side else self._member_ids(s)[0]
         if self._rules.end_rule == "last_loses":
             self._sides[s].safe = True
-            self._emit("safe", who)
+            self._events.append(Safe(who))
         elif not self._final_round:
             self._final_round = True
             count = len(self._sides)
             after = ((s + k) % count for k in range(1, count))
             self._pending = [other for other in after if self._sides[other].active]
-            self._emit("final_round", who)
+            self._events.append(FinalRound(who))
 
     def _farkle(self) -> None:
         side = self._sides[self._side]
-        self._emit("farkled", self._pid, points=self._turn.total)
+        self._events.append(Farkled(self._pid, self._turn.total))
         side.farkle_streak += 1
         rule = self._rules.three_farkles
         if side.farkle_streak >= _FARKLES_FOR_PENALTY and rule != "none":
             before = side.bank
             side.bank = before - 1000 if rule == "minus_1000" else 0
             side.farkle_streak = 0
-            self._emit("three_farkles", self._pid, points=side.bank - before, total=side.bank)
+            self._events.append(ThreeFarkles(self._pid, side.bank - before, side.bank))
         self._end_turn()
 
     def _penalize(self) -> None:
@@ -632,7 +602,7 @@ class Game:
         side = self._sides[self._side]
         before = side.bank
         side.bank = max(before + cast(int, self._rules.penalty_roll), min(before, 0))
-        self._emit("penalty_roll", self._pid, points=side.bank - before, total=side.bank)
+        self._events.append(PenaltyRoll(self._pid, side.bank - before, side.bank))
         self._end_turn()
 
     def _win_at_once(self, faces: tuple[int, ...], points: int) -> None:
@@ -640,13 +610,13 @@ class Game:
         t.total += points
         t.set_aside += faces
         t.roll = ()
-        self._emit("kept", self._pid, points=points, dice=faces, total=t.total)
+        self._events.append(Kept(self._pid, points, faces, t.total))
         self._finish("instant_win", [self._side])
 
-    def _remove(self, seat: int, kind: Literal["left", "removed"]) -> None:
+    def _remove(self, seat: int, gone: type[Left | Removed]) -> None:
         """A player leaves or is removed; their side plays on while a teammate remains."""
         self._active[seat] = False
-        self._emit(kind, self._ids[seat])
+        self._events.append(gone(self._ids[seat]))
         s = self._side_of[seat]
         side = self._sides[s]
         if not any(self._active[m] for m in side.members):
@@ -687,7 +657,7 @@ class Game:
         self._offer_points = 0
         if offer is not None and self._may_piggyback():
             self._turn.piggyback_dice, self._offer_points = offer
-        self._emit("turn_started", self._ids[seat])
+        self._events.append(TurnStarted(self._ids[seat]))
 
     def _may_piggyback(self) -> bool:
         if not self._rules.piggyback_needs_all_on_board:
@@ -738,7 +708,7 @@ class Game:
         tied.sort(key=lambda s: self._reached.index(s) if s in self._reached else len(self._sides) + s)
         self._playoff, self._playoff_scores, self._pending = tied, {}, list(tied)
         for s in tied:
-            self._emit("playoff", self._member_ids(s)[0])
+            self._events.append(Playoff(self._member_ids(s)[0]))
 
     def _finish(self, reason: EndReason, winners: list[int], groups: list[list[int]] | None = None) -> None:
         """Record the result: winners first, the other active sides by bank, then players who left."""
@@ -757,20 +727,9 @@ class Game:
         self._phase = "over"
         self._seat = None
         self._pending = None
-        self._emit("game_over", winner_ids[0] if winner_ids else None)
+        self._events.append(GameOver(winner_ids[0] if winner_ids else None))
 
     # ------------------------------------------------------------------ helpers
-
-    def _emit(
-        self,
-        kind: str,
-        player: str | None,
-        points: int = 0,
-        dice: tuple[int, ...] = (),
-        total: int = 0,
-        other: str | None = None,
-    ) -> None:
-        self._events.append(Event(kind, player, points, dice, total, other))
 
     def _member_ids(self, s: int) -> tuple[str, ...]:
         return tuple(self._ids[m] for m in self._sides[s].members if self._active[m])
@@ -815,7 +774,7 @@ class Game:
             "turn_number": self._turn_number,
             # Rows rather than dicts: the log is most of a saved game, and it is saved after every move.
             "history": [[a.kind, a.player, list(a.keep)] for a in self._history],
-            "events": [[e.kind, e.player, e.points, list(e.dice), e.total, e.other] for e in self._events],
+            "events": [event_row(e) for e in self._events],
         }
         return json.dumps(state, separators=(",", ":"))
 
@@ -846,10 +805,7 @@ class Game:
         game._result = None if data["result"] is None else _result_from_json(data["result"])
         game._turn_number = data["turn_number"]
         game._history = [Action(kind, player, tuple(keep)) for kind, player, keep in data["history"]]
-        game._events = [
-            Event(kind, player, points, tuple(dice), total, other)
-            for kind, player, points, dice, total, other in data["events"]
-        ]
+        game._events = [event_from_row(row) for row in data["events"]]
         return game
 
 
@@ -906,27 +862,7 @@ def _result_to_json(result: GameResult) -> JSON:
 
 
 def _result_from_json(data: dict[str, JSON]) -> GameResult:
-    placements = tuple(tuple(str(p) for p in _list(group)) for group in _list(data["placements"]))
-    banks = {str(pid): _int(bank) for pid, bank in cast(dict[str, JSON], data["banks"]).items()}
-    winners = tuple(str(p) for p in _list(data["winners"]))
+    placements = tuple(tuple(str(p) for p in json_list(group)) for group in json_list(data["placements"]))
+    banks = {str(pid): json_int(bank) for pid, bank in cast(dict[str, JSON], data["banks"]).items()}
+    winners = tuple(str(p) for p in json_list(data["winners"]))
     return GameResult(winners, placements, banks, cast(EndReason, data["reason"]))
-
-
-def _list(value: JSON) -> list[JSON]:
-    if not isinstance(value, list):
-        raise ValueError(f"Expected a list in the saved game, not {value!r}.")
-    return value
-
-
-def _ints(value: JSON) -> list[int]:
-    return [_int(v) for v in _list(value)]
-
-
-def _int(value: JSON) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"Expected a whole number in the saved game, not {value!r}.")
-    return value
-
-
-def _opt_str(value: JSON) -> str | None:
-    return None if value is None else str(value)

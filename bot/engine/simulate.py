@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from math import sqrt
 
 from bot.engine.dice import ScriptedDice
+from bot.engine.events import Banked, TurnStarted
 from bot.engine.game import Game
 from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.strategies import LEVELS, Strategy, strategy_for
@@ -85,9 +86,9 @@ def simulate(rules: Ruleset, levels: Sequence[str], games: int, seed: int) -> tu
         for pid in game.result.winners:
             wins[pid] += 1
         for event in game.events:
-            if event.kind == "turn_started" and event.player is not None:
+            if isinstance(event, TurnStarted):
                 turns[event.player] += 1
-            elif event.kind == "banked" and event.player is not None:
+            elif isinstance(event, Banked):
                 points[event.player] += event.points
     return tuple(
         SeatResult(seat + 1, level, games, wins[pid], turns[pid], points[pid])

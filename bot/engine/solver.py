@@ -1,4 +1,4 @@
-"""Optimal single-turn play (issue 7): the policy that maximises the expected points a turn adds.
+"""Optimal single-turn play: the policy that maximises the expected points a turn adds.
 
 Backward induction over (turn total, dice left). A keep always adds points, so values at a turn
 total depend only on higher totals: one downward sweep from a cap solves the turn. Above the cap

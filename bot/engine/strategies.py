@@ -1,4 +1,4 @@
-"""Computer players (issue 7) and the Hint button's advice, as pure functions of a `Game`.
+"""Computer players and the Hint button's advice, as pure functions of a `Game`.
 
 Levels, weakest first:
 - easy: keeps every scoring die (the highest-scoring keep) and banks once the turn total is 300 or more.
@@ -28,6 +28,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Literal, Protocol
 
+from bot.engine.events import Banked, Playoff
 from bot.engine.game import Action, Game, PlayerState, TurnState
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import farkle_chance, is_penalty_roll, outcome_count, score_dice
@@ -130,7 +131,7 @@ def _offered_points(game: Game) -> int:
     """Points a piggyback inherits: the bonus, or the previous turn's banked total (its "banked" event)."""
     if game.rules.piggyback == "bonus":
         return game.rules.piggyback_bonus
-    return next(e.points for e in reversed(game.events) if e.kind == "banked")
+    return next(e.points for e in reversed(game.events) if isinstance(e, Banked))
 
 
 class Easy:
@@ -229,7 +230,7 @@ class _ReachTable:
     def rolling(self, gap: int, n: int) -> float:
         gap = max(gap, 0)
         if len(self._roll[n]) <= gap:
-            with self._growing:  # the bot asks for hints from worker threads: grow one gap at a time
+            with self._growing:  # one table serves every game of these rules, from any thread
                 while len(self._roll[n]) <= gap:
                     self._grow()
         return self._roll[n][gap]
@@ -283,8 +284,8 @@ def _points_to_beat(game: Game, view: _View) -> int | None:
     rules = game.rules
     if game.playoff:
         events = game.events
-        start = max(i for i, e in enumerate(events) if e.kind == "playoff")
-        posted = [e.points for e in events[start:] if e.kind == "banked"]
+        start = max(i for i, e in enumerate(events) if isinstance(e, Playoff))
+        posted = [e.points for e in events[start:] if isinstance(e, Banked)]
         return max(posted) + 1 if posted else None
     if not game.final_round or not view.others:
         return None

@@ -8,6 +8,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.engine import Game
+from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.records import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.board import GOLD
 from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, points
@@ -142,14 +143,14 @@ def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
         return capped_name(names.get(player or "", "someone"))
 
     for event in game.events:
-        if event.kind == "turn_started":
+        if isinstance(event, TurnStarted):
             if current:
                 lines.append(" ".join(current))
             turn += 1
             current = [f"{turn}. {name_of(event.player)}:"]
-        elif event.kind == "rolled":
+        elif isinstance(event, Rolled):
             current.append(f"rolled {''.join(str(d) for d in event.dice)}")
-        elif event.kind == "kept":
+        elif isinstance(event, Kept):
             current.append(f"kept {''.join(str(d) for d in event.dice)} (+{event.points}) →")
         else:
             line = describe(event, name_of)

@@ -6,6 +6,24 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from bot.engine import Event
+from bot.engine.events import (
+    Banked,
+    EntryFailed,
+    Farkled,
+    FinalRound,
+    GameOver,
+    HotDice,
+    Left,
+    Overflow,
+    PenaltyRoll,
+    Piggybacked,
+    Playoff,
+    Removed,
+    RollOff,
+    Safe,
+    ThreeFarkles,
+    TimedOut,
+)
 
 # Discord refuses a whole message over these limits, so every drawn text that can grow is clipped.
 MESSAGE_LIMIT = 2000
@@ -59,31 +77,44 @@ def percent(chance: Fraction) -> str:
 
 NameOf = Callable[[str | None], str]
 
-_PHRASES: dict[str, Callable[[Event, NameOf], str]] = {
-    "roll_off": lambda e, n: f"🎲 {n(e.player)} won the roll-off ({', '.join(map(str, e.dice))}) and starts",
-    "farkled": lambda e, n: (
-        f"💥 {n(e.player)} farkled and lost {points(e.points)}" if e.points else f"💥 {n(e.player)} farkled"
-    ),
-    "banked": lambda e, n: f"🏦 {n(e.player)} banked {points(e.points)} (now {points(e.total)})",
-    "hot_dice": lambda e, n: f"🔥 {n(e.player)} has hot dice!",
-    "three_farkles": lambda e, n: f"☠️ Third Farkle in a row for {n(e.player)}: bank now {points(e.total)}",
-    "penalty_roll": lambda e, n: f"☠️ {n(e.player)} rolled the penalty roll: bank now {points(e.total)}",
-    "entry_failed": lambda e, n: (
-        f"🚪 {n(e.player)} didn't get on the board in time and lost {points(e.points)}"
-    ),
-    "overflow": lambda e, n: f"↪️ {points(e.points)} over the target went to {n(e.other)}",
-    "piggyback": lambda e, n: f"🐷 {n(e.player)} piggybacks on {e.total} dice for {points(e.points)}",
-    "final_round": lambda e, n: f"🏁 {n(e.player)} reached the target: everyone else gets one last turn",
-    "playoff": lambda e, n: f"⚔️ Tie! {n(e.player)} plays a play-off turn",
-    "timed_out": lambda e, n: f"⏰ {n(e.player)} ran out of time ({e.total} in a row)",
-    "removed": lambda e, n: f"🚫 {n(e.player)} was removed after three idle turns",
-    "left": lambda e, n: f"👋 {n(e.player)} left the game",
-    "safe": lambda e, n: f"🛟 {n(e.player)} is safe",
-    "game_over": lambda e, n: "🏆 Game over",
-}
-
 
 def describe(event: Event, name_of: NameOf) -> str | None:
     """One line for a notable event; rolls, keeps and turn starts are shown by the board itself."""
-    phrase = _PHRASES.get(event.kind)
-    return phrase(event, name_of) if phrase else None
+    match event:
+        case RollOff(player, dice):
+            return f"🎲 {name_of(player)} won the roll-off ({', '.join(map(str, dice))}) and starts"
+        case Farkled(player, lost):
+            return (
+                f"💥 {name_of(player)} farkled and lost {points(lost)}"
+                if lost
+                else f"💥 {name_of(player)} farkled"
+            )
+        case Banked(player, banked, bank):
+            return f"🏦 {name_of(player)} banked {points(banked)} (now {points(bank)})"
+        case HotDice(player):
+            return f"🔥 {name_of(player)} has hot dice!"
+        case ThreeFarkles(player, _, bank):
+            return f"☠️ Third Farkle in a row for {name_of(player)}: bank now {points(bank)}"
+        case PenaltyRoll(player, _, bank):
+            return f"☠️ {name_of(player)} rolled the penalty roll: bank now {points(bank)}"
+        case EntryFailed(player, lost):
+            return f"🚪 {name_of(player)} didn't get on the board in time and lost {points(lost)}"
+        case Overflow(_, excess, _, recipient):
+            return f"↪️ {points(excess)} over the target went to {name_of(recipient)}"
+        case Piggybacked(player, inherited, dice):
+            return f"🐷 {name_of(player)} piggybacks on {dice} dice for {points(inherited)}"
+        case FinalRound(player):
+            return f"🏁 {name_of(player)} reached the target: everyone else gets one last turn"
+        case Playoff(player):
+            return f"⚔️ Tie! {name_of(player)} plays a play-off turn"
+        case TimedOut(player, strikes):
+            return f"⏰ {name_of(player)} ran out of time ({strikes} in a row)"
+        case Removed(player):
+            return f"🚫 {name_of(player)} was removed after three idle turns"
+        case Left(player):
+            return f"👋 {name_of(player)} left the game"
+        case Safe(player):
+            return f"🛟 {name_of(player)} is safe"
+        case GameOver():
+            return "🏆 Game over"
+    return None

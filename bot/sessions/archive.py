@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 
 from bot.engine import Action, Event, Game, Ruleset
+from bot.engine.events import Banked, Farkled, HotDice, TurnStarted
 from bot.records import GameRecord, PlayerRecord
 from bot.sessions.session import Session, engine_teams
 
@@ -29,16 +30,14 @@ def _per_player(events: tuple[Event, ...], player: str) -> tuple[int, int, int, 
     """Turns, points banked, best turn, Farkles and hot dice for one player, from the event log."""
     turns = points = best = farkles = hot = 0
     for event in events:
-        if event.player != player:
-            continue
-        if event.kind == "turn_started":
+        if isinstance(event, TurnStarted) and event.player == player:
             turns += 1
-        elif event.kind == "banked":
+        elif isinstance(event, Banked) and event.player == player:
             points += event.points
             best = max(best, event.points)
-        elif event.kind == "farkled":
+        elif isinstance(event, Farkled) and event.player == player:
             farkles += 1
-        elif event.kind == "hot_dice":
+        elif isinstance(event, HotDice) and event.player == player:
             hot += 1
     return turns, points, best, farkles, hot
 

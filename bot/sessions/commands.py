@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from bot.clock import Clock
 from bot.engine import LEVELS, DiceSource, Event, Game, IllegalAction, Ruleset
+from bot.engine.events import TurnStarted
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Seat, Session, TableSettings, new_game_id
@@ -263,7 +264,7 @@ class GameCommands:
             session.stage, session.ended_at = "over", self._clock.now()
         turn_for = None
         current = session.current_seat
-        if game.current_player != before or any(e.kind == "turn_started" for e in events):
+        if game.current_player != before or any(isinstance(e, TurnStarted) for e in events):
             session.reminded = False
             if current is not None and current.computer is None:
                 turn_for = current.user_id

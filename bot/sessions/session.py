@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
+from bot.engine.events import event_from_row, event_row
 from bot.records import SessionRow
 
 Stage = Literal["lobby", "playing", "over", "closed"]
@@ -246,7 +247,7 @@ class Session:
                 "deadline": self.deadline,
                 "reminded": self.reminded,
                 "selection": list(self.selection),
-                "recent": [event.to_dict() for event in self.recent],
+                "recent": [event_row(event) for event in self.recent],
                 "rematch_of": self.rematch_of,
                 "dice_start": self.dice_start,
                 "end_reason": self.end_reason,
@@ -293,7 +294,7 @@ class Session:
             deadline=data["deadline"],
             reminded=data["reminded"],
             selection=tuple(data["selection"]),
-            recent=[Event.from_dict(event) for event in data["recent"]],
+            recent=[event_from_row(event) for event in data["recent"]],
             rematch_of=data["rematch_of"],
             dice_start=data["dice_start"],
             end_reason=data["end_reason"],

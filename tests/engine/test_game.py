@@ -1,5 +1,6 @@
 """Game pins from the rule sheets, each forced with scripted dice, plus properties of random legal play."""
 
+import json
 import random
 from collections.abc import Sequence
 
@@ -8,7 +9,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.dice import ScriptedDice
-from bot.engine.game import Action, Event, Game, IllegalAction
+from bot.engine.events import (
+    Banked,
+    Event,
+    Farkled,
+    GameOver,
+    Kept,
+    Left,
+    Overflow,
+    PenaltyRoll,
+    Piggybacked,
+    RollOff,
+    Safe,
+    ThreeFarkles,
+    TimedOut,
+    TurnStarted,
+    event_from_row,
+    event_row,
+)
+from bot.engine.game import Action, Game, IllegalAction
 from bot.engine.rules import PRESET_NAMES, Ruleset
 
 CLASSIC = Ruleset.preset("classic")
@@ -65,7 +84,7 @@ def test_roll_off_highest_starts_and_ties_reroll_among_the_tied_only() -> None:
     dice = ScriptedDice([[5, 5, 2], [4, 6]])  # a and b tie on 5; c is out; b wins the re-roll
     game = Game.new(CLASSIC, ["a", "b", "c"], dice)
     assert dice.scripted_left == 0
-    assert game.events[0] == Event("roll_off", "b", dice=(4, 6))
+    assert game.events[0] == RollOff("b", (4, 6))
     assert game.current_player == "b" and game.phase == "turn_start" and game.turn_number == 1
     game.timeout("b")
     game.timeout("c")
@@ -88,7 +107,7 @@ def test_keep_then_bank_adds_the_turn_total() -> None:
     game.roll("a", at(game, 1))
     events = game.bank("a", at(game, 5, 5, 5))
     assert kinds(events) == ["kept", "banked", "turn_started"]
-    assert events[1] == Event("banked", "a", points=600, total=600)
+    assert events[1] == Banked("a", 600, 600)
     assert bank_of(game, "a") == 600 and game.sides == (600, 0)
 
 
@@ -103,7 +122,7 @@ def test_hot_dice_over_several_rolls_give_six_fresh_dice() -> None:
     events = game.roll("a", at(game, 1, 5))
     assert kinds(events)[:3] == ["kept", "hot_dice", "rolled"]
     assert len(events[2].dice) == 6
-    assert events[3] == Event("farkled", "a", points=750)  # six fresh dice farkled the 750
+    assert events[3] == Farkled("a", 750)  # six fresh dice farkled the 750
 
 
 def test_optional_hot_dice_may_be_banked() -> None:
@@ -191,7 +210,7 @@ def test_three_farkles_cost_1000_and_may_go_negative() -> None:
     game = start(Ruleset(three_farkles="minus_1000"), *[NOTHING] * 5)
     for player in "ababa":
         events = game.roll(player)
-    assert Event("three_farkles", "a", points=-1000, total=-1000) in events
+    assert ThreeFarkles("a", -1000, -1000) in events
     assert bank_of(game, "a") == -1000 and game.players[0].farkle_streak == 0
     assert game.players[1].farkle_streak == 2
 
@@ -202,7 +221,7 @@ def test_three_farkles_reset_the_bank_to_zero() -> None:
     game.bank("a", at(game, 1, 1, 1))
     for player in "bababa":
         events = game.roll(player)
-    assert Event("three_farkles", "a", points=-1000, total=0) in events
+    assert ThreeFarkles("a", -1000, 0) in events
     assert bank_of(game, "a") == 0
 
 
@@ -230,7 +249,7 @@ def test_piggyback_is_offered_after_a_bank_with_dice_left_and_inherits_the_point
     assert game.turn.piggyback_dice == 5
     assert [a.kind for a in game.legal_actions()] == ["roll", "piggyback"]
     events = game.piggyback("b")
-    assert events[0] == Event("piggyback", "b", points=100, total=5)
+    assert events[0] == Piggybacked("b", 100, 5)
     assert game.turn.total == 100 and game.turn.piggybacked
     game.bank("b", at(game, 5))
     assert bank_of(game, "b") == 150
@@ -254,7 +273,7 @@ def test_piggyback_chains_and_a_failed_piggyback_is_a_farkle() -> None:
     game.bank("b", at(game, 5))
     assert game.turn.piggyback_dice == 4  # a may build on b's 150 in turn
     events = game.piggyback("a")
-    assert events[0] == Event("piggyback", "a", points=150, total=4)
+    assert events[0] == Piggybacked("a", 150, 4)
     assert kinds(events)[1:3] == ["rolled", "farkled"] and events[2].points == 0
     assert bank_of(game, "a") == 100 and game.players[0].farkle_streak == 1
 
@@ -344,7 +363,7 @@ def test_last_loses_safe_players_skip_turns_and_the_last_one_loses() -> None:
     game = start(rules, ONES, NOTHING, NOTHING, ONES, players=("a", "b", "c"))
     game.roll("a")
     events = game.bank("a", at(game, 1, 1, 1))
-    assert Event("safe", "a") in events and game.players[0].safe
+    assert Safe("a") in events and game.players[0].safe
     game.roll("b")
     game.roll("c")
     assert game.current_player == "b"  # a is safe and skipped
@@ -375,8 +394,8 @@ def test_exact_target_sends_the_excess_to_the_lowest_other_player() -> None:
         game.bank(player, at(game, 1))
     game.roll("a")
     events = game.bank("a", at(game, 1, 1, 1))
-    assert events[1] == Event("banked", "a", points=1000, total=1000)
-    assert Event("overflow", "a", points=500, total=600, other="b") in events
+    assert events[1] == Banked("a", 1000, 1000)
+    assert Overflow("a", 500, 600, "b") in events
     assert game.sides == (1000, 600, 100) and game.final_round
 
 
@@ -388,7 +407,7 @@ def test_exact_target_overflow_goes_to_the_lowest_whatever_the_seat() -> None:
         game.bank(player, at(game, *kept))
     game.roll("a")
     events = game.bank("a", at(game, 1, 1, 1))
-    assert Event("overflow", "a", points=500, total=600, other="c") in events
+    assert Overflow("a", 500, 600, "c") in events
     assert game.sides == (1000, 500, 600)
 
 
@@ -401,7 +420,7 @@ def test_exact_target_overflow_is_capped_at_the_target_too() -> None:
     game.bank("b", at(game, 3, 3, 3, 6, 6, 6))
     game.roll("a")
     events = game.bank("a", at(game, 1, 1, 1))
-    assert Event("overflow", "a", points=500, total=1000, other="b") in events
+    assert Overflow("a", 500, 1000, "b") in events
     assert game.sides == (1000, 1000)
 
 
@@ -430,7 +449,7 @@ def test_penalty_roll_ends_the_turn_and_the_bank_stops_at_zero() -> None:
     game.roll("b")
     events = game.roll("a")
     assert kinds(events) == ["rolled", "penalty_roll", "turn_started"]
-    assert events[1] == Event("penalty_roll", "a", points=-1000, total=0)
+    assert events[1] == PenaltyRoll("a", -1000, 0)
     assert game.current_player == "b" and game.players[0].farkle_streak == 0
 
 
@@ -576,9 +595,21 @@ def test_to_json_round_trip_restores_and_continues_identically() -> None:
     assert restored.to_json() == game.to_json()
 
 
-def test_events_round_trip_through_dicts() -> None:
-    event = Event("overflow", "a", points=300, dice=(1, 5), total=900, other="b")
-    assert Event.from_dict(event.to_dict()) == event
+@pytest.mark.parametrize(
+    "event",
+    [Overflow("a", 300, 900, "b"), Kept("a", 150, (1, 5), 450), GameOver(None), Left("c"), TimedOut("a", 2)],
+)
+def test_events_round_trip_through_rows(event: Event) -> None:
+    assert event_from_row(json.loads(json.dumps(event_row(event)))) == event
+
+
+def test_events_saved_before_typed_kinds_still_load() -> None:
+    """Sessions saved each event as a dict of the six overloaded columns; games as the same row."""
+    saved = {"kind": "overflow", "player": "a", "points": 300, "dice": [], "total": 900, "other": "b"}
+    assert event_from_row(saved) == Overflow("a", 300, 900, "b")
+    assert event_from_row(["kept", "a", 150, [1, 5], 450, None]) == Kept("a", 150, (1, 5), 450)
+    with pytest.raises(ValueError, match="Unknown saved event"):
+        event_from_row(["exploded", "a", 0, [], 0, None])
 
 
 def test_random_games_do_not_all_play_alike() -> None:
@@ -684,26 +715,27 @@ def test_points_are_conserved(name: str, seed: int, disrupt: float) -> None:
     kept = inherited = 0
     for batch in batches:
         for i, e in enumerate(batch):
-            side = side_of.get(e.player or "", -1)
-            if e.kind == "turn_started":
+            if isinstance(e, TurnStarted):
                 kept = inherited = 0
-            elif e.kind == "kept":
+            elif isinstance(e, Kept):
                 kept += e.points
-            elif e.kind == "piggyback":
+            elif isinstance(e, Piggybacked):
                 inherited = e.points
-            elif e.kind == "banked":
+            elif isinstance(e, Banked):
                 assert e.points == kept + inherited
                 following = batch[i + 1] if i + 1 < len(batch) else None
-                excess = following.points if following is not None and following.kind == "overflow" else 0
-                assert e.total == banks[side] + e.points - excess
-                banks[side] = e.total
-            elif e.kind == "overflow":
-                recipient = side_of[str(e.other)]
+                excess = following.points if isinstance(following, Overflow) else 0
+                side = side_of[e.player]
+                assert e.bank == banks[side] + e.points - excess
+                banks[side] = e.bank
+            elif isinstance(e, Overflow):
+                recipient = side_of[e.recipient]
                 banks[recipient] = min(rules.target, banks[recipient] + e.points)
-                assert e.total == banks[recipient]
-            elif e.kind in ("three_farkles", "penalty_roll"):
-                assert e.total == banks[side] + e.points
-                banks[side] = e.total
+                assert e.bank == banks[recipient]
+            elif isinstance(e, ThreeFarkles | PenaltyRoll):
+                side = side_of[e.player]
+                assert e.bank == banks[side] + e.change
+                banks[side] = e.bank
             if rules.end_rule == "exact":
                 assert max(banks) <= rules.target
     assert tuple(banks) == game.sides

@@ -1,4 +1,4 @@
-"""Simulation (issue 7): the stronger level wins significantly, and the CLI prints a parseable table."""
+"""Simulation: the stronger level wins significantly, and the CLI prints a parseable table."""
 
 import re
 from typing import Any

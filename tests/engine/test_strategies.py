@@ -1,4 +1,4 @@
-"""Computer players and hints (issue 7): legal through whole games, known decisions, game awareness."""
+"""Computer players and hints: legal through whole games, known decisions, game awareness."""
 
 from collections import Counter
 from collections.abc import Sequence
