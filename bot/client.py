@@ -16,11 +16,13 @@ from discord.ext import commands
 
 from bot.clock import Clock
 from bot.config import ConfigService
+from bot.emojis import load_dice_art
 from bot.engine import DiceSource
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.ratings import rate_game
 from bot.records import Metric, Period
 from bot.render.components import ButtonRef, FarkleButton
+from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
@@ -94,6 +96,7 @@ class FarkleBot(commands.Bot):
         self._answering: set[asyncio.Task[Any]] = set()
         self._game_press: GamePress | None = None
         self._page_press: PagePress | None = None
+        self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -160,6 +163,7 @@ class FarkleBot(commands.Bot):
         self._stats = StatsService(self._db, self._reader, self.clock, self.settings.game.min_games_win_rate)
         for name in EXTENSIONS:
             await self.load_extension(name)
+        self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
         restored = await self._sessions.restore()
         if restored.sessions or restored.unreadable:
             log.info(
@@ -168,7 +172,13 @@ class FarkleBot(commands.Bot):
                 len(restored.behind),
                 len(restored.unreadable),
             )
-        await self.sync_commands_if_changed()
+        if self.owns_application_setup:
+            await self.sync_commands_if_changed()
+
+    @property
+    def owns_application_setup(self) -> bool:
+        """Whether this process syncs the command tree and uploads the die emojis: one process does."""
+        return True
 
     async def sync_commands_if_changed(self) -> bool:
         """Sync only when the tree differs from the last synced one: Discord rate-limits syncs."""

@@ -76,7 +76,7 @@ class Farkle(
             await reply_ephemeral(interaction, outcome.refusal or "Nothing changed.")
             return
         snapshot = outcome.snapshot
-        rendered = render(snapshot)
+        rendered = render(snapshot, self.bot.dice_art)
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, snapshot, rendered)
         elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
@@ -127,7 +127,7 @@ class Farkle(
         Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
         `/farkle board` recovers.
         """
-        rendered = rendered or render(snapshot)
+        rendered = rendered or render(snapshot, self.bot.dice_art)
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         if snapshot.board_message_id is not None:
             try:
@@ -248,7 +248,7 @@ class Farkle(
         if isinstance(advice, str) or snapshot is None:
             await reply_ephemeral(interaction, advice if isinstance(advice, str) else "This game is over.")
             return
-        await reply_ephemeral(interaction, hint_text(advice, snapshot))
+        await reply_ephemeral(interaction, hint_text(advice, snapshot, self.bot.dice_art))
 
     # ------------------------------------------------------------------ commands
 
@@ -325,7 +325,7 @@ class Farkle(
             )
             return
         old = snapshot.board_message_id
-        rendered = render(snapshot)
+        rendered = render(snapshot, self.bot.dice_art)
         await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
         message = await interaction.original_response()
         await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)

@@ -33,6 +33,19 @@ def test_the_installed_wheel_migrates_from_an_unrelated_folder(tmp_path: Path) -
         check=True,
     )
     assert where.stdout.startswith(str(target)), "the test must run the installed copy"
+    faces = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from bot.emojis import face_image; print(sum(map(len, map(face_image, range(1, 7)))))",
+        ],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert int(faces.stdout) > 6 * 1000, "the die faces ship in the wheel"
     result = subprocess.run(
         [sys.executable, "-m", "bot", "migrate"],
         cwd=elsewhere,

@@ -9,7 +9,8 @@ import discord
 
 from bot.engine import Advice, Ruleset
 from bot.render.components import ButtonRef, FarkleButton
-from bot.render.words import TITLE_LIMIT, capped_name, clip, describe, dice_line, percent, points
+from bot.render.dice import KEYCAP_ART, DiceArt
+from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe, percent, points
 from bot.sessions.actions import ButtonAction
 from bot.sessions.session import SeatView, Snapshot
 
@@ -27,17 +28,17 @@ class Rendered:
     view: discord.ui.View
 
 
-def render(snapshot: Snapshot) -> Rendered:
+def render(snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> Rendered:
     if snapshot.stage == "lobby":
         return lobby(snapshot)
     if snapshot.stage == "closed":
         return closed(snapshot)
     if snapshot.stage == "over":
         return results(snapshot)
-    return board(snapshot)
+    return board(snapshot, art)
 
 
-def _button(snapshot: Snapshot, action: ButtonAction, label: str, **kwargs: object) -> FarkleButton:
+def _button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> FarkleButton:
     arg = kwargs.pop("arg", None)
     ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
     return FarkleButton(ref, label=label, **kwargs)  # type: ignore[arg-type]
@@ -143,7 +144,7 @@ def recent_lines(snapshot: Snapshot) -> list[str]:
     return [line for line in lines if line][-RECENT_LINES:]
 
 
-def board(snapshot: Snapshot) -> Rendered:
+def board(snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> Rendered:
     turn, current, preview = snapshot.turn, snapshot.current_seat, snapshot.preview
     assert turn is not None and preview is not None
     name = capped_name(current.name) if current else "Nobody"
@@ -158,8 +159,8 @@ def board(snapshot: Snapshot) -> Rendered:
         embed.description += f"\n🔒 {preview.bank_blocked}"  # why Bank is disabled for this selection
     if turn.roll:
         picked = " ".join("✅" if i in snapshot.selection else "⬛" for i in range(len(turn.roll)))
-        embed.add_field(name="Roll", value=f"{dice_line(turn.roll)}\n{picked}", inline=False)
-    embed.add_field(name="Set aside this turn", value=dice_line(turn.set_aside), inline=True)
+        embed.add_field(name="Roll", value=f"{art.line(turn.roll)}\n{picked}", inline=False)
+    embed.add_field(name="Set aside this turn", value=art.line(turn.set_aside, FIELD_LIMIT), inline=True)
     if snapshot.next_farkle_chance is not None:
         embed.add_field(
             name="Next roll",
@@ -177,25 +178,28 @@ def board(snapshot: Snapshot) -> Rendered:
     embed.set_footer(
         text=f"Game {snapshot.game_id} · move {snapshot.version} · first to {snapshot.rules.target:,}"
     )
-    return Rendered(embed, _view(*_turn_buttons(snapshot)))
+    return Rendered(embed, _view(*_turn_buttons(snapshot, art)))
 
 
-def _turn_buttons(snapshot: Snapshot) -> list[FarkleButton]:
+def _die_button(snapshot: Snapshot, art: DiceArt, i: int, face: int) -> FarkleButton:
+    """A die of the roll: its face, highlighted while selected; a tap means the same twice (pick, drop)."""
+    selected = i in snapshot.selection
+    label, emoji = art.button(face)
+    return _button(
+        snapshot,
+        ButtonAction.DROP if selected else ButtonAction.PICK,
+        label,
+        emoji=emoji,
+        arg=i,
+        row=i // 3,
+        style=discord.ButtonStyle.success if selected else discord.ButtonStyle.secondary,
+    )
+
+
+def _turn_buttons(snapshot: Snapshot, art: DiceArt) -> list[FarkleButton]:
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
-    buttons = [
-        _button(
-            snapshot,
-            ButtonAction.DROP
-            if i in snapshot.selection
-            else ButtonAction.PICK,  # what a tap does, so a tap means the same twice
-            str(face),
-            arg=i,
-            row=i // 3,
-            style=discord.ButtonStyle.success if i in snapshot.selection else discord.ButtonStyle.secondary,
-        )
-        for i, face in enumerate(turn.roll)
-    ]
+    buttons = [_die_button(snapshot, art, i, face) for i, face in enumerate(turn.roll)]
     if not turn.roll and turn.piggyback_dice is None:
         roll_label = f"Roll {preview.dice_to_roll} dice"
     elif not turn.roll:
@@ -313,12 +317,12 @@ def moved_board() -> Rendered:
     return Rendered(embed, _view())
 
 
-def hint_text(advice: Advice, snapshot: Snapshot) -> str:
+def hint_text(advice: Advice, snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> str:
     """The Hint button's private answer: the best keep, roll-on versus bank, and the Farkle risk."""
     turn = snapshot.turn
     lines = []
     if advice.keep and turn is not None:
-        kept = dice_line(tuple(turn.roll[i] for i in advice.keep))
+        kept = art.line(tuple(turn.roll[i] for i in advice.keep))
         lines.append(
             f"💡 Keep {kept} for **{points(advice.keep_points)}** (turn total {points(advice.turn_total)})."
         )

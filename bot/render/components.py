@@ -56,7 +56,7 @@ class FarkleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int | None = None,
-        emoji: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
@@ -71,9 +71,14 @@ class FarkleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
     ) -> FarkleButton:
         ref = ButtonRef(match["game"], match["seq"], match["action"], match["arg"])
         button = item if isinstance(item, discord.ui.Button) else None
-        label = button.label if button else None
-        style = button.style if button else discord.ButtonStyle.secondary
-        return cls(ref, label=label, style=style, disabled=bool(button and button.disabled), row=item.row)
+        return cls(
+            ref,
+            label=button.label if button else None,
+            style=button.style if button else discord.ButtonStyle.secondary,
+            disabled=bool(button and button.disabled),
+            row=item.row,
+            emoji=button.emoji if button else None,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if isinstance(interaction.client, GamePresses):

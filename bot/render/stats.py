@@ -11,7 +11,7 @@ from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.records import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.board import GOLD
-from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, points
+from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, points
 
 PAGE_SIZE = 10
 METRIC_NAMES: dict[Metric, str] = {
@@ -133,6 +133,11 @@ def history_embed(title: str, games: list[GameSummary]) -> discord.Embed:
     return embed
 
 
+def _faces(dice: tuple[int, ...]) -> str:
+    """Unicode die faces: a replay is plain text (a code block or a file), where emojis can't show."""
+    return "".join(FACES[face] for face in dice)
+
+
 def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
     """The game turn by turn: each roll, what was kept, and how the turn ended."""
     lines: list[str] = []
@@ -149,9 +154,9 @@ def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
             turn += 1
             current = [f"{turn}. {name_of(event.player)}:"]
         elif isinstance(event, Rolled):
-            current.append(f"rolled {''.join(str(d) for d in event.dice)}")
+            current.append(f"rolled {_faces(event.dice)}")
         elif isinstance(event, Kept):
-            current.append(f"kept {''.join(str(d) for d in event.dice)} (+{event.points}) →")
+            current.append(f"kept {_faces(event.dice)} (+{event.points}) →")
         else:
             line = describe(event, name_of)
             if line and current:

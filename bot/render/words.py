@@ -66,11 +66,6 @@ def typed_words(value: object) -> str:
     return str(value)
 
 
-def dice_line(faces: tuple[int, ...]) -> str:
-    """Keycap digits: large and unambiguous on desktop and mobile alike."""
-    return " ".join(KEYCAPS[face] for face in faces) if faces else "—"
-
-
 def percent(chance: Fraction) -> str:
     return f"{float(chance) * 100:.1f}%"
 

@@ -37,6 +37,21 @@ def buttons(message: discord.Message) -> dict[str, discord.Button]:
     return found
 
 
+DIE_EMOJI = re.compile(r"<:die_([1-6]):\d+>")
+
+
+def read_dice(text: str) -> str:
+    """Die-face emojis as the digits a player reads (`<:die_3:…>` → 3): the board must show emojis."""
+    assert "\u20e3" not in text, f"dice drawn as keycaps, not faces: {text}"
+    return DIE_EMOJI.sub(lambda match: match[1], text)
+
+
+def die_face(button: discord.Button) -> int:
+    """The face a die button shows: its emoji, named by value."""
+    assert button.emoji is not None and button.emoji.name.startswith("die_"), button
+    return int(button.emoji.name.removeprefix("die_"))
+
+
 def labels(message: discord.Message) -> dict[str, str]:
     return {key: button.label or "" for key, button in buttons(message).items()}
 

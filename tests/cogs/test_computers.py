@@ -4,7 +4,7 @@ import simcord
 
 from bot.engine import strategy_for
 from tests.cogs.conftest import Dice, Table
-from tests.cogs.play import act, board_message, buttons, field, press, refused
+from tests.cogs.play import act, board_message, buttons, field, press, read_dice, refused
 
 
 def the_game(env: simcord.Env, channel: simcord.ChannelHandle):
@@ -56,7 +56,7 @@ async def test_hint_gives_the_best_keep_and_odds_to_the_current_player_only(tabl
     assert hint.ephemeral
     text = hint.response.content
     # Classic scores the straight 1,000: the best keep is all six dice, then hot dice.
-    assert "Keep 1️⃣ 2️⃣ 3️⃣ 4️⃣ 5️⃣ 6️⃣ for **1,000**" in text
+    assert "Keep 1 2 3 4 5 6 for **1,000**" in read_dice(text)
     assert "Best play: **Roll on**" in text  # hot dice: six fresh dice are worth risking 1,000
     assert "Chance the next roll farkles: **3.1%**" in text  # classic, six dice, no three pairs: 60/1944
     other = await press(ben, channel, "hint")

@@ -368,10 +368,10 @@ async def test_history_and_replay(table: Table, dice: Dice) -> None:
     turns = text.strip("`\n").splitlines()
     assert turns[0] == "🎲 ana won the roll-off (6, 2) and starts"
     assert turns[1].startswith(
-        "1. ana: rolled 111111 kept 111111 (+2000) → | 🔥 ana has hot dice! rolled 111111"
+        "1. ana: rolled ⚀⚀⚀⚀⚀⚀ kept ⚀⚀⚀⚀⚀⚀ (+2000) → | 🔥 ana has hot dice! rolled ⚀⚀⚀⚀⚀⚀"
     )
     assert "ana banked 10,000" in turns[1]
-    assert turns[2] == "2. ben: rolled 234623 | 💥 ben farkled | 🏆 Game over"
+    assert turns[2] == "2. ben: rolled ⚁⚂⚃⚅⚁⚂ | 💥 ben farkled | 🏆 Game over"
     assert len(turns) == 3
     unknown = await table.cy.slash(table.channel, "farkle replay", game="abcdef")
     assert unknown.response is not None
