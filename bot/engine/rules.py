@@ -126,7 +126,7 @@ _choice(
 _ranged("six_of_a_kind", "Scoring", "Fixed points for six of any face.", 500, 1000, 10000, optional=True)
 _ranged("six_ones", "Scoring", "Fixed points for six 1s.", 500, 1000, 10000, optional=True)
 _flag("six_ones_instant_win", "Scoring", "Keeping six 1s from one roll wins the game at once.")
-_discrete("straight", "Scoring", "Points for a straight 1-2-3-4-5-6.", (1000, 1500, 2000, 3000), True)
+_discrete("straight", "Scoring", "Points for a straight 1-2-3-4-5-6.", (1000, 1500, 2000, 2500, 3000), True)
 _discrete("three_pairs", "Scoring", "Points for three pairs.", (300, 500, 600, 750, 1000, 1500), True)
 _discrete("four_and_pair", "Scoring", "Points for four of a kind with a pair.", (1500,), True)
 _discrete("two_triplets", "Scoring", "Points for two triplets.", (2000, 2500), True)

@@ -22,6 +22,7 @@ from bot.engine.events import Banked, TurnStarted
 from bot.engine.game import Game
 from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.strategies import LEVELS, Strategy, strategy_for
+from bot.engine.winprob import adopt, solve_winprob, tables_for, unsupported
 
 Z_95 = 1.959964
 
@@ -74,6 +75,8 @@ def play(rules: Ruleset, players: Sequence[str], strategies: dict[str, Strategy]
 def simulate(rules: Ruleset, levels: Sequence[str], games: int, seed: int) -> tuple[SeatResult, ...]:
     """Play `games` games between these levels (one seat each) and total them per seat."""
     ids = [f"cpu:{level}:{seat + 1}" for seat, level in enumerate(levels)]
+    if "master" in levels and tables_for(rules) is None and unsupported(rules) is None:
+        adopt(solve_winprob(rules))  # master without its tables would be expert
     strategies = {pid: strategy_for(level, rules) for pid, level in zip(ids, levels, strict=True)}
     wins = dict.fromkeys(ids, 0)
     turns = dict.fromkeys(ids, 0)

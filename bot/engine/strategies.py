@@ -5,6 +5,8 @@ Levels, weakest first:
 - normal: banks by a fixed threshold per dice left (`NORMAL_BANK_FROM`); keeps the highest-scoring dice,
   but when it rolls on anyway it keeps fewer to roll three or more dice if that costs at most 100 points;
   piggybacks by a threshold per offered dice (`NORMAL_PIGGYBACK_FROM`).
+- master (two players): the winning play by the solved win-probability tables (`master.py`,
+  `winprob.py`); expert's play where the tables don't reach.
 - expert: the exact turn policy of `solver.solve` (the off-board one, which plays for the entry, until
   its side is on the board), made game-aware:
   - when it must beat a leader (its final-round turn, or a playoff turn after someone posted a score) it
@@ -34,7 +36,7 @@ from bot.engine.rules import Ruleset
 from bot.engine.scoring import farkle_chance, is_penalty_roll, outcome_count, score_dice
 from bot.engine.solver import TurnPolicy, solve
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "expert")
+LEVELS: tuple[str, ...] = ("easy", "normal", "expert", "master")
 
 EASY_BANK_FROM = 300
 # Normal banks a turn total at or above this, by the dice it would roll next (6 = hot dice: always rolls).
@@ -341,13 +343,26 @@ class Expert:
         return _act(view, best, bank)
 
 
-_LEVEL_CLASSES: dict[str, Callable[[Ruleset], Strategy]] = {"easy": Easy, "normal": Normal, "expert": Expert}
+def _master(rules: Ruleset) -> Strategy:
+    from bot.engine.master import Master  # master builds on this module's helpers
+    from bot.engine.winprob import tables_for
+
+    return Master(Expert(rules), tables_for(rules))
+
+
+_LEVEL_CLASSES: dict[str, Callable[[Ruleset], Strategy]] = {
+    "easy": Easy,
+    "normal": Normal,
+    "expert": Expert,
+    "master": _master,
+}
 
 
 def strategy_for(level: str, rules: Ruleset) -> Strategy:
-    """The computer player of this level for games under `rules` (cheap: solved policies are cached)."""
+    """The computer player of this level for games under `rules` (cheap: solved policies and win tables
+    are cached; master plays as expert where its tables don't reach)."""
     if level not in _LEVEL_CLASSES:
-        raise ValueError(f"There is no computer level called {level!r}: choose easy, normal or expert.")
+        raise ValueError(f"There is no computer level called {level!r}: choose {', '.join(LEVELS)}.")
     return _LEVEL_CLASSES[level](rules)
 
 

@@ -82,7 +82,7 @@ def test_preset_is_one_instance_and_unknown_preset_is_refused() -> None:
         ({"target": 10250}, "target takes a multiple of 500 from 1,000 to 100,000."),
         ({"target": "lots"}, "target takes a multiple of 500 from 1,000 to 100,000."),
         ({"three_ones": 500}, "three_ones takes 200, 300 or 1000."),
-        ({"straight": 0}, "straight takes off, 1000, 1500, 2000 or 3000."),
+        ({"straight": 0}, "straight takes off, 1000, 1500, 2000, 2500 or 3000."),
         ({"penalty_roll": 10000}, "penalty_roll takes off or a multiple of 500 from -10,000 to -500."),
         (
             {"n_of_a_kind": "tripling"},

@@ -88,7 +88,7 @@ def test_cli_prints_a_row_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["--players", "expert,master"],
+        ["--players", "expert,grandmaster"],
         ["--players", "expert"],
         ["--rules", "yahtzee"],
         ["--games", "0"],

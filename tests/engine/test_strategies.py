@@ -69,9 +69,9 @@ def test_every_level_plays_only_legal_moves_to_the_end(name: str) -> None:
 
 
 def test_levels_and_unknown_level() -> None:
-    assert LEVELS == ("easy", "normal", "expert")
-    with pytest.raises(ValueError, match="no computer level called 'master'"):
-        strategy_for("master", NO_STRAIGHT)
+    assert LEVELS == ("easy", "normal", "expert", "master")
+    with pytest.raises(ValueError, match="no computer level called 'grandmaster'"):
+        strategy_for("grandmaster", NO_STRAIGHT)
 
 
 # ---------------------------------------------------------------- known decisions

@@ -1,0 +1,113 @@
+"""The `master` computer player and the Hint's winning chances: the two-player win tables in play.
+
+Master plays to win the game, not the turn: every choice (which dice to keep, bank or roll on, piggyback)
+is the one with the highest chance to win by `winprob`'s tables. Where the tables don't reach (more than
+two sides, the final round and play-offs, an entry roll limit while off the board, rules without tables,
+or tables not solved yet) it plays as `expert`, whose chase of a leader is already the winning play of a
+last turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.engine.game import Action, Game
+from bot.engine.strategies import Expert, _act, _keeps, _may_bank, _offered_points, _view
+from bot.engine.winprob import WinTables, table_key, tables_for
+
+
+@dataclass(frozen=True)
+class WinChoice:
+    """One thing the player to move can do, and the chance to win the game after it."""
+
+    kind: Literal["roll", "bank", "piggyback"]
+    keep: tuple[int, ...]  # faces set aside first (empty at turn start)
+    turn_total: int  # after the keep (or inherited, for a piggyback)
+    dice: int  # dice the roll throws (0 when banking)
+    chance: float
+    action: Action
+
+    def words(self, with_keep: bool) -> str:
+        kept = f"keep {' '.join(map(str, self.keep))}, " if with_keep and self.keep else ""
+        if self.kind == "bank":
+            return f"{kept}bank {self.turn_total:,}"
+        if self.kind == "piggyback":
+            return f"piggyback on {self.dice} dice"
+        return f"{kept}roll {self.dice} dice"
+
+
+@dataclass(frozen=True)
+class WinAdvice:
+    """Every choice, the best first."""
+
+    choices: tuple[WinChoice, ...]
+
+    @property
+    def best(self) -> WinChoice:
+        return self.choices[0]
+
+    def summary(self, most: int = 3) -> str:
+        """'Bank 650: you win 61.2 %; roll 3 dice: 58.9 %' (the best few)."""
+        with_keep = len({choice.keep for choice in self.choices}) > 1
+        shown = self.choices[:most]
+        return "; ".join(f"{c.words(with_keep).capitalize() if n == 0 else c.words(with_keep)}: you win "
+                         f"{c.chance * 100:.1f} %" for n, c in enumerate(shown))  # fmt: skip
+
+
+def modelled(game: Game, tables: WinTables) -> bool:
+    """Whether the tables value this moment: two sides, before the final round, inside the table."""
+    rules = game.rules
+    if tables.key != table_key(rules) or game.phase == "over" or game.final_round or game.playoff:
+        return False
+    if rules.teams or len(game.sides) != 2:
+        return False
+    view = _view(game)
+    if len(view.others) != 1:
+        return False
+    if rules.entry_roll_limit is not None and not view.me.on_board:
+        return False
+    unit, top = tables.unit, tables.size * tables.unit
+    return all(0 <= bank < top and bank % unit == 0 for bank in (view.me.bank, view.others[0].bank))
+
+
+def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None:
+    """The chance to win after each choice the player to move has, or None where the tables don't reach."""
+    tables = tables or tables_for(game.rules)
+    if tables is None or not modelled(game, tables):
+        return None
+    rules, view = game.rules, _view(game)
+    turn = tables.turn(view.me.bank, view.others[0].bank)
+    t = view.turn
+    choices: list[WinChoice] = []
+    if game.phase == "turn_start":
+        choices.append(WinChoice("roll", (), 0, 6, turn.rolling(0, 6), Action("roll", view.player)))
+        offer = t.piggyback_dice
+        if offer is not None and any(a.kind == "piggyback" for a in game.legal_actions()):
+            inherited = _offered_points(game)
+            chance = turn.rolling(inherited, offer)
+            choices.append(
+                WinChoice("piggyback", (), inherited, offer, chance, Action("piggyback", view.player))
+            )
+    else:
+        for keep in _keeps(rules, view, per_count=True):
+            if _may_bank(rules, view, keep):
+                action = _act(view, keep, True)
+                choices.append(WinChoice("bank", keep.faces, keep.total, 0, turn.bank(keep.total), action))
+            dice = keep.left or 6
+            chance = turn.rolling(keep.total, dice)
+            choices.append(WinChoice("roll", keep.faces, keep.total, dice, chance, _act(view, keep, False)))
+    choices.sort(key=lambda choice: -choice.chance)  # stable: banking first on a tie
+    return WinAdvice(tuple(choices))
+
+
+class Master:
+    """The winning play by the tables; expert's where they don't reach."""
+
+    def __init__(self, expert: Expert, tables: WinTables | None) -> None:
+        self._expert = expert
+        self._tables = tables
+
+    def choose(self, game: Game) -> Action:
+        advice = win_chances(game, self._tables) if self._tables is not None else None
+        return advice.best.action if advice is not None else self._expert.choose(game)

@@ -1,0 +1,258 @@
+"""Win-probability tables: exact on games small enough to solve by plain value iteration, probabilities
+everywhere, and a master that plays legally and better than expert."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import product
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine.dice import ScriptedDice, SeededDice
+from bot.engine.game import Game
+from bot.engine.master import Master, win_chances
+from bot.engine.rules import Ruleset
+from bot.engine.strategies import Expert, strategy_for
+from bot.engine.winprob import (
+    WinTables,
+    _Game,
+    _solve_game,
+    _turns_from,
+    adopt,
+    forget,
+    solve_winprob,
+    table_key,
+    tables_for,
+    unsupported,
+)
+
+SMALL = {
+    "plain": Ruleset(target=1000),
+    "entry": Ruleset(target=1500, entry_minimum=500, bank_minimum=300),
+    "first wins": Ruleset(target=1500, end_rule="last_loses", straight=2500, three_pairs=1500),
+    "piggyback": Ruleset(target=1500, piggyback="previous_points", hot_dice="forced", tie_rule="share"),
+    "roll limit": Ruleset(target=1500, entry_minimum=500, entry_roll_limit=2, n_of_a_kind="doubling"),
+}
+
+
+@cache
+def tables(name: str) -> WinTables:
+    return solve_winprob(SMALL[name])
+
+
+# ---------------------------------------------------------------- a toy game, solved two ways
+
+# Two dice; a 1 scores 2 units, a 5 scores 1; any scoring dice may be kept.
+TOY_DICE = 2
+TOY_SCORE = {1: 2, 5: 1}
+
+
+def toy_outcomes() -> list[list[tuple[float, tuple[tuple[int, int], ...]]]]:
+    by_dice = []
+    for n in range(1, TOY_DICE + 1):
+        grouped: dict[tuple[tuple[int, int], ...], float] = {}
+        for roll in product(range(1, 7), repeat=n):
+            scoring = [TOY_SCORE[face] for face in roll if face in TOY_SCORE]
+            keeps = set()
+            for mask in range(1, 2 ** len(scoring)):
+                kept = [s for bit, s in enumerate(scoring) if mask >> bit & 1]
+                keeps.add((sum(kept), n - len(kept)))
+            if keeps:
+                key = tuple(sorted(keeps))
+                grouped[key] = grouped.get(key, 0.0) + 6.0**-n
+        by_dice.append(list(grouped.items()))
+    return [[(p, keeps) for keeps, p in outcomes] for outcomes in by_dice]
+
+
+def brute_force(size: int, ending: np.ndarray, bank_from: list[int], forced: bool) -> np.ndarray:
+    """Plain value iteration over every (bank, other bank, turn total, dice) until nothing moves."""
+    outcomes = toy_outcomes()
+    reach = max(s for by_n in outcomes for _, keeps in by_n for s, _ in keeps)
+    beyond = ending.shape[1]
+    top = size + beyond + reach
+    wins = np.full((size, size), 0.5)
+    rolling = {(i, j, t, n): 0.5 for i in range(size) for j in range(size) for t in range(top) for n in (1, 2)}
+
+    def banked(i: int, j: int, t: int) -> float:
+        s = i + t
+        return 1.0 - wins[j, s] if s < size else ending[j, min(s - size, beyond - 1)]
+
+    def after(i: int, j: int, t: int, left: int) -> float:
+        if t > size + beyond - 1 - i:
+            return ending[j, beyond - 1]  # past the last distinct bank value, as the solver rules
+        roll_on = rolling[i, j, t, left or TOY_DICE]
+        if t >= bank_from[i] and (left or not forced):
+            return max(banked(i, j, t), roll_on)
+        return roll_on
+
+    for _ in range(10_000):
+        change = 0.0
+        for i, j, t, n in list(rolling):
+            if t > size + beyond - 1 - i:
+                continue
+            farkle = 1.0 - sum(p for p, _ in outcomes[n - 1])
+            value = farkle * (1.0 - wins[j, i])
+            for p, keeps in outcomes[n - 1]:
+                value += p * max(after(i, j, t + s, left) for s, left in keeps)
+            change = max(change, abs(value - rolling[i, j, t, n]))
+            rolling[i, j, t, n] = value
+        for i, j in product(range(size), repeat=2):
+            change = max(change, abs(rolling[i, j, 0, TOY_DICE] - wins[i, j]))
+            wins[i, j] = rolling[i, j, 0, TOY_DICE]
+        if change < 1e-13:
+            return wins
+    raise AssertionError("value iteration did not converge")
+
+
+@pytest.mark.parametrize("forced", [False, True], ids=["optional hot dice", "forced hot dice"])
+@pytest.mark.parametrize("end", ["first to the target", "last turn to pass"])
+@pytest.mark.parametrize("entry", [0, 2])
+def test_solver_matches_value_iteration_on_a_toy_game(end: str, forced: bool, entry: int) -> None:
+    size = 6  # the target is 6 units (300 points)
+    if end == "first to the target":
+        ending = np.ones((size, 1))
+    else:  # a made-up chance that the opponent fails to pass: falls with their bank, rises with ours
+        ending = np.array([[0.9 - 0.1 * j + 0.02 * over for over in range(3)] for j in range(size)])
+    bank_from = [max(entry, 1)] + [1] * (size - 1)
+    game = _Game(_turns_from(toy_outcomes()), size, ending.shape[1], ending, np.array(bank_from), forced)
+    solved = _solve_game(game, 1e-12)
+    assert np.allclose(solved, brute_force(size, ending, bank_from, forced), atol=1e-9)
+
+
+# ---------------------------------------------------------------- real rules, small targets
+
+
+def all_values(solved: WinTables) -> np.ndarray:
+    unit, top = solved.unit, solved.size * solved.unit
+    return np.array([[solved.value(i, j) for j in range(0, top, unit)] for i in range(0, top, unit)])
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_values_are_probabilities_and_moving_first_helps(name: str) -> None:
+    solved = tables(name)
+    values = all_values(solved)
+    assert ((values >= 0) & (values <= 1)).all()
+    assert (np.diff(values, axis=1) <= 1e-9).all(), "a larger opposing bank never raises the chance"
+    assert 0.5 < solved.first_player_win < 0.6
+
+
+def test_when_the_first_to_the_target_wins_more_bank_is_better() -> None:
+    """Under a last turn to pass, a bank just under the target can be worth less than one further off
+    (any bank then ends the game with a small lead); when the first to arrive wins, it never is."""
+    values = all_values(tables("first wins"))
+    assert (np.diff(values, axis=0) >= -1e-9).all()
+
+
+def test_reaching_the_target_first_wins_under_last_loses() -> None:
+    solved = tables("first wins")
+    assert solved.bank_value(1000, 1400, 500) == 1.0
+    assert solved.bank_value(1000, 1400, 450) == pytest.approx(1 - solved.value(1400, 1450))
+
+
+def test_past_the_target_the_opponent_gets_one_last_turn() -> None:
+    solved = tables("plain")
+    close, far = solved.bank_value(900, 950, 150), solved.bank_value(900, 0, 150)
+    assert 0 < close < far < 1, "the nearer the opponent, the likelier they pass on their last turn"
+    assert solved.bank_value(900, 950, 1000) > close, "a bigger lead is safer"
+
+
+def test_tables_round_trip_through_bytes() -> None:
+    solved = tables("entry")
+    data = solved.to_bytes()
+    loaded = WinTables.from_bytes(data)
+    assert loaded.key == solved.key == table_key(SMALL["entry"])
+    assert loaded.value(500, 1000) == pytest.approx(solved.value(500, 1000), abs=1e-6)
+    assert len(data) < 8 * solved.size**2, "stored compactly (float32 turn-start values)"
+    with pytest.raises(ValueError, match="not win tables"):
+        WinTables.from_bytes(b"garbage")
+    with pytest.raises(ValueError):
+        WinTables.from_bytes(data[:-10])
+
+
+def test_rules_the_tables_do_not_model_are_refused() -> None:
+    assert unsupported(Ruleset.preset("family")) == "three-Farkle penalties" or unsupported(
+        Ruleset.preset("family")
+    ) in ("the penalty roll", "the exact-target end")
+    assert unsupported(Ruleset.preset("classic")) is None
+    with pytest.raises(ValueError, match="don't model"):
+        solve_winprob(Ruleset(three_farkles="reset"))
+
+
+# ---------------------------------------------------------------- master and the hint
+
+
+def _games(name: str, seed: int, levels: tuple[str, str]) -> Game:
+    rules = SMALL[name]
+    adopt(tables(name))
+    strategies = {level: strategy_for(level, rules) for level in levels if level != "random"}
+    game = Game.new(rules, list(levels), SeededDice(seed))
+    picker = random.Random(seed)
+    while game.result is None:
+        player = game.current_player
+        assert player is not None
+        if player == "random":
+            game.apply(picker.choice(game.legal_actions()))
+        else:
+            game.apply(strategies[player].choose(game))  # an illegal move raises IllegalAction
+    return game
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(sorted(SMALL)), st.integers(0, 2**32))
+def test_master_only_makes_legal_moves(name: str, seed: int) -> None:
+    game = _games(name, seed, ("master", "random"))
+    assert game.result is not None
+
+
+def test_master_beats_expert_at_a_short_target() -> None:
+    wins = 0
+    games = 600
+    for seed in range(games):
+        seats = ("master", "expert") if seed % 2 else ("expert", "master")
+        game = _games("plain", seed, seats)
+        assert game.result is not None
+        wins += "master" in game.result.winners
+    assert wins / games > 0.5
+
+
+def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
+    rules = SMALL["plain"]
+    adopt(tables("plain"))
+    game = Game.new(rules, ["a", "b"], ScriptedDice([(6, 1), (1, 5, 2, 3, 3, 4)], seed=1))
+    advice = win_chances(game)
+    assert advice is not None and advice.best.kind == "roll" and advice.best.dice == 6
+    assert advice.summary() == f"Roll 6 dice: you win {advice.best.chance * 100:.1f} %"
+    game.apply(advice.best.action)
+    advice = win_chances(game)
+    assert advice is not None
+    # keep the 1 (100) or the 1 and the 5 (150), then bank or roll on: four choices
+    assert {(c.kind, c.keep, c.turn_total, c.dice) for c in advice.choices} == {
+        ("bank", (1,), 100, 0),
+        ("roll", (1,), 100, 5),
+        ("bank", (1, 5), 150, 0),
+        ("roll", (1, 5), 150, 4),
+    }
+    chances = [choice.chance for choice in advice.choices]
+    assert chances == sorted(chances, reverse=True) and all(0 < c < 1 for c in chances)
+    assert advice.best.kind == "roll", "nobody banks 100 at the start of a game"
+    assert advice.summary().startswith("Keep 1")
+    assert advice.summary().count("you win") == 3
+
+
+def test_master_plays_as_expert_without_tables() -> None:
+    rules = SMALL["plain"]
+    forget(rules)
+    assert tables_for(rules) is None
+    game = Game.new(rules, ["a", "b"], SeededDice(11))
+    master, expert = strategy_for("master", rules), Expert(rules)
+    for _ in range(30):
+        if game.result is not None:
+            break
+        assert master.choose(game) == expert.choose(game)
+        game.apply(expert.choose(game))
+    assert win_chances(game) is None
+    assert isinstance(master, Master)
