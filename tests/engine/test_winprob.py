@@ -75,7 +75,8 @@ def brute_force(size: int, ending: np.ndarray, bank_from: list[int], forced: boo
     beyond = ending.shape[1]
     top = size + beyond + reach
     wins = np.full((size, size), 0.5)
-    rolling = {(i, j, t, n): 0.5 for i in range(size) for j in range(size) for t in range(top) for n in (1, 2)}
+    states = product(range(size), range(size), range(top), range(1, TOY_DICE + 1))
+    rolling = dict.fromkeys(states, 0.5)
 
     def banked(i: int, j: int, t: int) -> float:
         s = i + t
