@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.config import ConfigService
 from bot.emojis import load_dice_art
-from bot.engine import DiceSource
+from bot.engine import PRESET_NAMES, DiceSource, Ruleset
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.ratings import rate_game
 from bot.records import Metric, Period
@@ -26,12 +26,14 @@ from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
+from bot.sessions.win_tables import Solve, WinTableKeeper, solve_in_process
 from bot.settings import Settings
 from bot.stats import StatsService
 from bot.storage import command_sync, connect, open_database
 from bot.storage.config import SqliteConfigStore
 from bot.storage.policies import SqlitePolicyStore
 from bot.storage.sessions import SqliteSessionStore
+from bot.storage.win_tables import SqliteWinTableStore
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +78,12 @@ class SystemClock:
 
 class FarkleBot(commands.Bot):
     def __init__(
-        self, settings: Settings, *, clock: Clock | None = None, dice: Callable[[], DiceSource] | None = None
+        self,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        dice: Callable[[], DiceSource] | None = None,
+        win_solver: Solve = solve_in_process,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -88,6 +95,8 @@ class FarkleBot(commands.Bot):
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self._dice = dice
+        self._win_solver = win_solver
+        self._win_tables: WinTableKeeper | None = None
         self._db: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._sessions: SessionManager | None = None
@@ -149,12 +158,16 @@ class FarkleBot(commands.Bot):
         self._reader = await connect(self.settings.database_path, read_only=True)
         if applied:
             log.info("Applied migrations %s", applied)
+        self._win_tables = WinTableKeeper(
+            SqliteWinTableStore(self._db), self._win_solver if self.settings.solve_win_tables else None
+        )
         self._sessions = SessionManager(
             store=SqliteSessionStore(self._db, rate_game),
             clock=self.clock,
             settings=self.settings.game,
             dice=self._dice,
             policies=PolicyCache(SqlitePolicyStore(self._db)),
+            win_tables=self._win_tables,
         )
         self._config = ConfigService(
             SqliteConfigStore(self._db, self._reader), self.settings.game, self.clock
@@ -174,6 +187,7 @@ class FarkleBot(commands.Bot):
             )
         if self.owns_application_setup:
             await self.sync_commands_if_changed()
+        self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
 
     @property
     def owns_application_setup(self) -> bool:

@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     database_path: Path = Path("data/farkle.sqlite3")
     dev_guild_id: int | None = None
     log_level: LogLevel = "INFO"
+    # Solve the two-player win tables (master, the Hint's winning chances) in a worker process: minutes of
+    # one core per ruleset, once; off, only tables already in the database are used.
+    solve_win_tables: bool = True
     game: GameSettings = Field(default_factory=GameSettings)
 
     @field_validator("log_level", mode="before")

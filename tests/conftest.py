@@ -18,6 +18,7 @@ def settings(tmp_path: Path) -> Settings:
         _env_file=None,
         discord_token=None,
         database_path=tmp_path / "data" / "farkle.sqlite3",
+        solve_win_tables=False,  # minutes of CPU per preset: tests that need tables hand the bot a solver
         game=GameSettings(_env_file=None, computer_pause=0),
     )
 

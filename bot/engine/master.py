@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.engine.game import Action, Game
+from bot.engine.rules import Ruleset
 from bot.engine.strategies import Expert, _act, _keeps, _may_bank, _offered_points, _view
-from bot.engine.winprob import WinTables, table_key, tables_for
+from bot.engine.winprob import WinTables, table_key, tables_for, unsupported
 
 
 @dataclass(frozen=True)
@@ -28,14 +29,6 @@ class WinChoice:
     chance: float
     action: Action
 
-    def words(self, with_keep: bool) -> str:
-        kept = f"keep {' '.join(map(str, self.keep))}, " if with_keep and self.keep else ""
-        if self.kind == "bank":
-            return f"{kept}bank {self.turn_total:,}"
-        if self.kind == "piggyback":
-            return f"piggyback on {self.dice} dice"
-        return f"{kept}roll {self.dice} dice"
-
 
 @dataclass(frozen=True)
 class WinAdvice:
@@ -47,12 +40,13 @@ class WinAdvice:
     def best(self) -> WinChoice:
         return self.choices[0]
 
-    def summary(self, most: int = 3) -> str:
-        """'Bank 650: you win 61.2 %; roll 3 dice: 58.9 %' (the best few)."""
-        with_keep = len({choice.keep for choice in self.choices}) > 1
-        shown = self.choices[:most]
-        return "; ".join(f"{c.words(with_keep).capitalize() if n == 0 else c.words(with_keep)}: you win "
-                         f"{c.chance * 100:.1f} %" for n, c in enumerate(shown))  # fmt: skip
+
+def plays_as_expert(rules: Ruleset, sides: int) -> str | None:
+    """Why master would play as expert for a whole game of `sides` sides under `rules`, or None."""
+    if rules.teams or sides > 2:
+        return "with more than two players"
+    reason = unsupported(rules)
+    return f"under {reason}" if reason else None
 
 
 def modelled(game: Game, tables: WinTables) -> bool:

@@ -7,17 +7,18 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine import Advice, Ruleset
+from bot.engine import LEVELS, Ruleset
+from bot.engine.master import WinAdvice, plays_as_expert
 from bot.render.components import ButtonRef, FarkleButton
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe, percent, points
 from bot.sessions.actions import ButtonAction
+from bot.sessions.outcome import Hint
 from bot.sessions.session import SeatView, Snapshot
 
 GOLD = discord.Colour.gold()
 RECENT_LINES = 5
 TEAM_NAMES = ("Red", "Blue", "Green", "Yellow")
-COMPUTER_LEVELS = ("easy", "normal", "expert")
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,10 @@ def lobby(snapshot: Snapshot) -> Rendered:
         value="\n".join(lines) or "Nobody yet",
         inline=False,
     )
+    if any(seat.computer == "master" for seat in snapshot.seats):
+        reason = plays_as_expert(rules, len(snapshot.seats))
+        if reason is not None:
+            embed.description += f"\n🧠 Master plays as expert {reason}."
     if snapshot.deadline:
         embed.add_field(name="Expires", value=f"<t:{int(snapshot.deadline)}:R> without a start", inline=False)
     embed.set_footer(text=f"Game {snapshot.game_id} · /farkle rules shows every rule")
@@ -108,7 +113,7 @@ def lobby(snapshot: Snapshot) -> Rendered:
     ]
     computers = [
         _button(snapshot, ButtonAction.CPU, f"Add computer: {level}", arg=level, row=2)
-        for level in COMPUTER_LEVELS
+        for level in LEVELS
         if not rules.teams
     ]
     return Rendered(embed, _view(*joins, *controls, *computers))
@@ -317,8 +322,10 @@ def moved_board() -> Rendered:
     return Rendered(embed, _view())
 
 
-def hint_text(advice: Advice, snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> str:
-    """The Hint button's private answer: the best keep, roll-on versus bank, and the Farkle risk."""
+def hint_text(hint: Hint, snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> str:
+    """The Hint button's private answer: the best keep, roll-on versus bank, the Farkle risk and, in a
+    two-player game, the chance to win after each choice."""
+    advice = hint.advice
     turn = snapshot.turn
     lines = []
     if advice.keep and turn is not None:
@@ -334,4 +341,27 @@ def hint_text(advice: Advice, snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> 
     if advice.bank_points is not None:
         lines.append(f"Banking now: **{points(advice.bank_points)}** for sure.")
     lines.append(f"Chance the next roll farkles: **{percent(advice.farkle_chance)}**.")
+    if hint.chances is not None:
+        lines.append(f"🏆 {_chances(hint.chances, art)}.")
+    elif hint.warming_up:
+        lines.append(
+            "🏆 Chances to win: warming up (these rules' win tables are being solved); try again soon."
+        )
     return "\n".join(lines)
+
+
+def _chances(chances: WinAdvice, art: DiceArt, most: int = 3) -> str:
+    """'Bank 650: you win 61.2 %; roll 3 dice: 58.9 %', the best choices first."""
+    with_keep = len({choice.keep for choice in chances.choices}) > 1
+    parts = []
+    for choice in chances.choices[:most]:
+        kept = f"keep {art.line(choice.keep)}, " if with_keep and choice.keep else ""
+        if choice.kind == "bank":
+            what = f"bank {points(choice.turn_total)}"
+        elif choice.kind == "piggyback":
+            what = f"piggyback on {choice.dice} dice"
+        else:
+            what = f"roll {choice.dice} dice"
+        parts.append(f"{kept}{what}: you win **{choice.chance * 100:.1f} %**")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:]

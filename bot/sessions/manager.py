@@ -17,15 +17,17 @@ from functools import partial
 from typing import Literal
 
 from bot.clock import Clock
-from bot.engine import Advice, DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
+from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
+from bot.engine.master import win_chances
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import NO_GAME, NO_LOBBY, GameCommands
 from bot.sessions.computers import ComputerRunner
-from bot.sessions.outcome import Outcome, Restored
+from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Session, Snapshot, TableSettings
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
+from bot.sessions.win_tables import WinTableKeeper
 from bot.settings import GameSettings
 
 log = logging.getLogger(__name__)
@@ -52,10 +54,12 @@ class SessionManager:
         settings: GameSettings,
         dice: Callable[[], DiceSource] | None = None,
         policies: PolicyCache | None = None,
+        win_tables: WinTableKeeper | None = None,
     ) -> None:
         self._store = store
         self._clock = clock
         self._policies = policies
+        self._win_tables = win_tables
         self._sessions: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
@@ -151,8 +155,8 @@ class SessionManager:
         except Exception:  # only a needless redraw after the next restart is at stake
             log.exception("Could not record the board shown in channel %s", channel_id)
 
-    async def hint(self, channel_id: int, game_id: str, user_id: int) -> Advice | str:
-        """The expert's advice for the player to move, or why there is none. Changes nothing."""
+    async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | str:
+        """The expert's advice and the chances to win for the player to move, or why there are none."""
         session = self._sessions.get(channel_id)
         if session is not None:
             await self._ensure_policies(session.rules)  # before the lock: a first solve takes a moment
@@ -165,11 +169,17 @@ class SessionManager:
             current = session.current_seat
             if current is None or current.user_id != user_id:
                 return f"Hints are for the player whose turn it is ({current.name if current else 'nobody'})."
-            return advise(game)
+            chances = win_chances(game)
+            warming_up = False
+            if chances is None and self._win_tables is not None and len(game.sides) == 2:
+                warming_up = self._win_tables.want(session.rules)
+            return Hint(advise(game), chances, warming_up)
 
     async def close(self) -> None:
         await self._computers.close()
         await self._alarms.close()
+        if self._win_tables is not None:
+            await self._win_tables.close()
 
     @asynccontextmanager
     async def _locked(self, channel_id: int) -> AsyncIterator[Session | None]:
@@ -318,6 +328,8 @@ class SessionManager:
             if session.stage != "playing" or current is None or current.computer is None:
                 return False
             await self._ensure_policies(session.rules)
+            if current.computer == "master" and self._win_tables is not None:
+                self._win_tables.want(session.rules)  # it plays as expert until they exist
             action = strategy_for(current.computer, session.rules).choose(session.game)
             outcome = await self._commands.apply(session, partial(Game.apply, action=action))
         await self._publish(outcome)

@@ -1,10 +1,11 @@
-"""What the session layer hands back up: an `Outcome` per change, a `Restored` per start-up."""
+"""What the session layer hands back up: an `Outcome` per change, a `Restored` per start-up, a `Hint`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.engine import Event
+from bot.engine import Advice, Event
+from bot.engine.master import WinAdvice
 from bot.sessions.session import Snapshot
 
 
@@ -34,3 +35,13 @@ class Restored:
     sessions: tuple[Snapshot, ...]
     behind: tuple[int, ...]  # channels whose board or turn ping fell behind, live games first
     unreadable: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The Hint button's answer: the expert's turn advice and, in a two-player game, the chance to win
+    after each choice (None while the win tables are being solved: `warming_up`, or where none apply)."""
+
+    advice: Advice
+    chances: WinAdvice | None
+    warming_up: bool

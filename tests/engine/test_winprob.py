@@ -4,6 +4,7 @@ everywhere, and a master that plays legally and better than expert."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from functools import cache
 from itertools import product
 
@@ -42,6 +43,13 @@ SMALL = {
 @cache
 def tables(name: str) -> WinTables:
     return solve_winprob(SMALL[name])
+
+
+@pytest.fixture(autouse=True)
+def no_tables() -> Iterator[None]:
+    """Adopted tables are process-wide: leave none behind for other tests."""
+    yield
+    forget()
 
 
 # ---------------------------------------------------------------- a toy game, solved two ways
@@ -226,7 +234,6 @@ def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
     game = Game.new(rules, ["a", "b"], ScriptedDice([(6, 1), (1, 5, 2, 3, 3, 4)], seed=1))
     advice = win_chances(game)
     assert advice is not None and advice.best.kind == "roll" and advice.best.dice == 6
-    assert advice.summary() == f"Roll 6 dice: you win {advice.best.chance * 100:.1f} %"
     game.apply(advice.best.action)
     advice = win_chances(game)
     assert advice is not None
@@ -240,8 +247,6 @@ def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
     chances = [choice.chance for choice in advice.choices]
     assert chances == sorted(chances, reverse=True) and all(0 < c < 1 for c in chances)
     assert advice.best.kind == "roll", "nobody banks 100 at the start of a game"
-    assert advice.summary().startswith("Keep 1")
-    assert advice.summary().count("you win") == 3
 
 
 def test_master_plays_as_expert_without_tables() -> None:

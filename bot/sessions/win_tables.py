@@ -1,0 +1,142 @@
+"""Win-probability tables for `master` and the Hint's winning chances: loaded, or solved in a worker process.
+
+A preset takes from half a minute to a few minutes of one core to solve, so the bot solves in a separate
+process (the event loop and its GIL stay free), one ruleset at a time, and keeps the tables in the database
+for every later start-up. Until a ruleset's tables exist, `master` plays as `expert` and the Hint says the
+winning chances are warming up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from multiprocessing.connection import Connection
+from typing import Protocol
+
+from bot.engine import Ruleset
+from bot.engine.winprob import WinTables, adopt, solve_winprob, table_key, tables_for, unsupported
+
+log = logging.getLogger(__name__)
+
+Solve = Callable[[Ruleset], Awaitable[bytes]]
+
+
+class WinTableStore(Protocol):
+    async def load(self, table_key: str) -> bytes | None: ...
+
+    async def save(self, table_key: str, tables: bytes) -> None: ...
+
+
+async def solve_in_process(rules: Ruleset) -> bytes:
+    """Solve in a fresh process; cancelling the caller stops it (a shutdown never waits for a solve)."""
+    context = multiprocessing.get_context("spawn")  # no fork of a process with an event loop and threads
+    receive, send = context.Pipe(duplex=False)
+    worker = context.Process(
+        target=_solve_and_send, args=(rules, send), name="farkle-win-tables", daemon=True
+    )
+    worker.start()
+    send.close()
+    try:
+        return await asyncio.to_thread(receive.recv_bytes)
+    except EOFError:
+        raise RuntimeError(f"the solver process stopped (exit code {worker.exitcode})") from None
+    finally:
+        if worker.is_alive():
+            worker.terminate()  # closes the pipe: the waiting thread's recv ends too
+        await asyncio.to_thread(worker.join)
+        receive.close()
+
+
+def _solve_and_send(rules: Ruleset, send: Connection) -> None:
+    send.send_bytes(solve_winprob(rules).to_bytes())
+
+
+class WinTableKeeper:
+    """Makes tables exist, one ruleset at a time in the order asked; presets first at start-up."""
+
+    def __init__(self, store: WinTableStore, solve: Solve | None = solve_in_process) -> None:
+        """`solve=None` never solves (an operator's choice): only tables already stored are used."""
+        self._store = store
+        self._solve = solve
+        self._queue: list[Ruleset] = []
+        self._asked: set[str] = set()
+        self._missing: set[str] = set()  # neither stored nor solvable here (solving off, or it failed)
+        self._worker: asyncio.Task[None] | None = None
+
+    def ready(self, rules: Ruleset) -> bool:
+        return tables_for(rules) is not None
+
+    def want(self, *rules: Ruleset) -> bool:
+        """Queue these rulesets' tables (loaded if stored, else solved); True while all are on the way."""
+        coming = True
+        for each in rules:
+            key = table_key(each)
+            if self.ready(each) or unsupported(each) is not None or key in self._missing:
+                coming = False
+                continue
+            if key not in self._asked:
+                self._asked.add(key)
+                self._queue.append(each)
+        if self._queue and (self._worker is None or self._worker.done()):
+            self._worker = asyncio.create_task(self._work(), name="farkle-win-tables")
+        return coming
+
+    def start(self, presets: Iterable[Ruleset]) -> None:
+        """At start-up: the presets' tables, in order (the modelled ones)."""
+        self.want(*(rules for rules in presets if unsupported(rules) is None))
+
+    async def idle(self) -> None:
+        """Wait until the queue is done (tests and the bench; the bot never waits)."""
+        while self._worker is not None and not self._worker.done():
+            await asyncio.shield(self._worker)
+
+    async def close(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            await asyncio.gather(self._worker, return_exceptions=True)
+
+    async def _work(self) -> None:
+        done = 0
+        while self._queue:
+            rules = self._queue.pop(0)
+            done += 1
+            try:
+                await self._provide(rules, f"{done}/{done + len(self._queue)}")
+            except Exception:
+                log.exception("Win tables for %s rules could not be made; master plays as expert", rules.name)
+            if not self.ready(rules):
+                self._missing.add(table_key(rules))
+
+    async def _provide(self, rules: Ruleset, progress: str) -> None:
+        key = table_key(rules)
+        stored = await self._store.load(key)
+        if stored is not None:
+            try:
+                await self._adopt(stored)
+                return
+            except ValueError:
+                log.info("Stored win tables for %s rules are from another solver version", rules.name)
+        if self._solve is None:
+            return
+        log.info("Win tables: solving %s rules (%s); master plays as expert until then", rules.name, progress)
+        started = time.perf_counter()
+        data = await self._solve(rules)
+        await self._store.save(key, data)
+        await self._adopt(data)
+        log.info(
+            "Win tables: %s rules ready in %.0f s (%s, %d KiB)",
+            rules.name,
+            time.perf_counter() - started,
+            progress,
+            len(data) // 1024,
+        )
+
+    @staticmethod
+    async def _adopt(data: bytes) -> None:
+        """Decode, and run one turn off the event loop: the first call compiles or loads the kernel."""
+        tables = await asyncio.to_thread(WinTables.from_bytes, data)
+        await asyncio.to_thread(tables.turn, 0, 0)
+        adopt(tables)

@@ -1,0 +1,132 @@
+"""Master in the lobby and at the table; the Hint's chances to win, warming up until the tables exist."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+import simcord
+
+from bot.client import FarkleBot
+from bot.engine import strategy_for
+from bot.engine.rules import Ruleset
+from bot.engine.winprob import WinTables, adopt, forget
+from bot.settings import Settings
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import act, board_message, description, field, press, restart
+
+CHANCES = re.compile(r"you win \*\*(\d+\.\d) %\*\*")
+
+
+def flat_tables(rules: Ruleset) -> WinTables:
+    """Tables of a coin-flip game: legal and quick to make; the choices' chances still differ by turn."""
+    size = rules.target // 50
+    return WinTables(rules, 3000, np.full((size, size), 0.5))
+
+
+@pytest.fixture(autouse=True)
+def no_tables() -> Iterator[None]:
+    """Adopted tables are process-wide: every test starts and ends without any."""
+    forget()
+    yield
+    forget()
+
+
+async def test_the_lobby_offers_master_and_says_when_it_plays_as_expert(table: Table) -> None:
+    channel, ana = table.channel, table.ana
+    await ana.slash(channel, "farkle new", rules="classic")
+    await act(ana, channel, "cpu:master")
+    assert "Computer 1 (master)" in field(board_message(channel), "Players (2/8)")
+    assert "plays as expert" not in description(board_message(channel))
+    await act(table.ben, channel, "join")
+    assert "🧠 Master plays as expert with more than two players." in description(board_message(channel))
+
+
+async def test_hint_shows_the_chance_to_win_after_each_choice(table: Table, dice: Dice) -> None:
+    adopt(flat_tables(Ruleset.preset("classic")))
+    channel, ana, ben = table.channel, table.ana, table.ben
+    dice.script((6, 2), (1, 5, 2, 3, 4, 6))
+    await ana.slash(channel, "farkle new", rules="classic")
+    await act(ben, channel, "join")
+    await act(ana, channel, "start")
+    hint = await press(ana, channel, "hint")
+    assert hint.response is not None
+    last = hint.response.content.splitlines()[-1]
+    assert last.startswith("🏆 Roll 6 dice: you win **"), last
+    await act(ana, channel, "roll")
+    text = (await press(ana, channel, "hint")).response.content
+    line = next(line for line in text.splitlines() if line.startswith("🏆"))
+    chances = [float(found) for found in CHANCES.findall(line)]
+    assert len(chances) == 3 and chances == sorted(chances, reverse=True)
+    assert all(0 < chance < 100 for chance in chances)
+    assert line.startswith("🏆 Keep "), "several keeps: each choice names its dice"
+
+
+async def test_without_tables_and_solving_off_the_hint_has_no_chances(table: Table, dice: Dice) -> None:
+    channel, ana = table.channel, table.ana
+    dice.script((6, 2), (1, 5, 2, 3, 4, 6))
+    await ana.slash(channel, "farkle new", rules="classic")
+    await act(table.ben, channel, "join")
+    await act(ana, channel, "start")
+    text = (await press(ana, channel, "hint")).response.content
+    assert "🏆" not in text and "Best play" in text
+
+
+class GatedSolver:
+    """Solves (with flat tables) only once released: the minutes a real solve takes, under test control.
+    The wait is declared to SimCord as outside input, as a worker process's answer is."""
+
+    def __init__(self, env: simcord.Env) -> None:
+        self.env = env
+        self.release = asyncio.Event()
+        self.asked: list[str] = []
+
+    async def __call__(self, rules: Ruleset) -> bytes:
+        self.asked.append(rules.name)
+        await self.env.external_wait(self.release.wait(), reason="a win-table solve in a worker process")
+        return flat_tables(rules).to_bytes()
+
+
+async def test_the_hint_warms_up_until_the_tables_are_solved(
+    env: simcord.Env, settings: Settings, dice: Dice, table: Table
+) -> None:
+    solver = GatedSolver(env)
+    solving = settings.model_copy(update={"solve_win_tables": True})
+    await restart(env, lambda: FarkleBot(solving, dice=dice, win_solver=solver))
+    channel, ana = table.channel, table.ana
+    dice.script((6, 2), (1, 5, 2, 3, 4, 6))
+    await ana.slash(channel, "farkle new", rules="box")
+    await act(table.ben, channel, "join")
+    await act(ana, channel, "start")
+    assert solver.asked == ["classic"], "presets are solved one at a time, from the start"
+    text = (await press(ana, channel, "hint")).response.content
+    assert "🏆 Chances to win: warming up" in text
+
+    solver.release.set()
+    await env.bot.sessions._win_tables.idle()  # the bot never waits; the test does
+    assert solver.asked == ["classic", "box", "doubling"], "the modelled presets, in order"
+    text = (await press(ana, channel, "hint")).response.content
+    assert "🏆 Roll 6 dice: you win **" in text
+
+
+async def test_a_human_plays_master_to_the_end(table: Table) -> None:
+    env, channel, ana = table.env, table.channel, table.ana
+    adopt(flat_tables(Ruleset.preset("classic")))
+    await ana.slash(channel, "farkle new", rules="classic")
+    await act(ana, channel, "cpu:master")
+    await act(ana, channel, "start")
+    for _ in range(400):
+        board = board_message(channel)
+        if board.embeds[0].title.startswith("🏆"):
+            break
+        assert "ana's turn" in board.embeds[0].description, "master finishes its turns by itself"
+        game = env.bot.sessions._sessions[channel.id].game
+        action = strategy_for("expert", game.rules).choose(game)
+        for position in action.keep:
+            await act(ana, channel, f"die:{position}")
+        await act(ana, channel, action.kind)
+    assert board_message(channel).embeds[0].title.startswith("🏆")
+    assert "Computer 1 (master)" in field(board_message(channel), "Final standings")

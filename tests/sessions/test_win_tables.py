@@ -1,0 +1,114 @@
+"""Win tables are loaded when stored, solved (once, in order) when not, and a solve never blocks the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Iterator
+
+import pytest
+
+from bot.engine.rules import Ruleset
+from bot.engine.winprob import forget, solve_winprob, table_key, tables_for
+from bot.sessions.win_tables import WinTableKeeper, solve_in_process
+
+TINY = Ruleset(target=1000)
+ENTRY = Ruleset(target=1000, entry_minimum=500)
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.saved: dict[str, bytes] = {}
+
+    async def load(self, table_key: str) -> bytes | None:
+        return self.saved.get(table_key)
+
+    async def save(self, table_key: str, tables: bytes) -> None:
+        self.saved[table_key] = tables
+
+
+class CountingSolver:
+    """Solves in a thread (as the worker process would, without its start-up cost) and counts."""
+
+    def __init__(self) -> None:
+        self.solved: list[str] = []
+
+    async def __call__(self, rules: Ruleset) -> bytes:
+        self.solved.append(table_key(rules))
+        return (await asyncio.to_thread(solve_winprob, rules)).to_bytes()
+
+
+@pytest.fixture(autouse=True)
+def no_tables() -> Iterator[None]:
+    """Adopted tables are process-wide: every test starts and ends without any."""
+    forget()
+    yield
+    forget()
+
+
+async def test_tables_are_solved_once_in_order_stored_then_loaded() -> None:
+    store, solver = MemoryStore(), CountingSolver()
+    keeper = WinTableKeeper(store, solver)
+    assert keeper.want(TINY, ENTRY), "on the way"
+    assert keeper.want(TINY) and solver.solved == [], "asked twice, queued once; nothing blocks"
+    await keeper.idle()
+    assert solver.solved == [table_key(TINY), table_key(ENTRY)]
+    assert keeper.ready(TINY) and keeper.ready(ENTRY) and set(store.saved) == set(solver.solved)
+    assert keeper.want(TINY) is False, "ready: nothing more to wait for"
+
+    forget()  # a restart: the database has them
+    again = CountingSolver()
+    restarted = WinTableKeeper(store, again)
+    restarted.start([TINY, Ruleset(target=1000, three_farkles="reset")])  # the second has no tables
+    await restarted.idle()
+    assert again.solved == [] and tables_for(TINY) is not None
+
+
+async def test_damaged_tables_are_solved_again() -> None:
+    store, solver = MemoryStore(), CountingSolver()
+    store.saved[table_key(TINY)] = b"FWT1\x00\x00\x00\x00{}"
+    keeper = WinTableKeeper(store, solver)
+    keeper.want(TINY)
+    await keeper.idle()
+    assert solver.solved == [table_key(TINY)] and keeper.ready(TINY)
+
+
+async def test_a_failed_solve_is_logged_and_the_next_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    async def failing_then_fine(rules: Ruleset) -> bytes:
+        if rules is TINY:
+            raise RuntimeError("the solver process stopped")
+        return solve_winprob(rules).to_bytes()
+
+    keeper = WinTableKeeper(MemoryStore(), failing_then_fine)
+    with caplog.at_level(logging.ERROR, logger="bot.sessions.win_tables"):
+        keeper.want(TINY, ENTRY)
+        await keeper.idle()
+    assert not keeper.ready(TINY) and keeper.ready(ENTRY)
+    assert "could not be made; master plays as expert" in caplog.text
+    assert keeper.want(TINY) is False, "no endless warming up after a failure"
+
+
+async def test_with_solving_off_only_stored_tables_are_used() -> None:
+    store = MemoryStore()
+    store.saved[table_key(ENTRY)] = solve_winprob(ENTRY).to_bytes()
+    keeper = WinTableKeeper(store, None)
+    keeper.want(TINY, ENTRY)
+    await keeper.idle()
+    assert keeper.ready(ENTRY) and not keeper.ready(TINY)
+    assert keeper.want(TINY) is False
+
+
+async def test_the_worker_process_solves_and_a_shutdown_stops_it() -> None:
+    data = await solve_in_process(TINY)
+    assert data == solve_winprob(TINY).to_bytes()
+
+    keeper = WinTableKeeper(MemoryStore(), solve_in_process)
+    keeper.want(Ruleset.preset("classic"))  # half a minute of CPU: stopped long before
+    for _ in range(200):
+        await asyncio.sleep(0.05)
+        if multiprocessing.active_children():
+            break
+    assert multiprocessing.active_children(), "the solve runs in its own process"
+    await keeper.close()
+    assert not multiprocessing.active_children(), "closing the bot stops the solver"
