@@ -71,7 +71,8 @@ def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None
     if tables is None or not modelled(game, tables):
         return None
     rules, view = game.rules, _view(game)
-    turn = tables.turn(view.me.bank, view.others[0].bank)
+    mine, theirs = view.me.farkle_streak, view.others[0].farkle_streak
+    turn = tables.turn(view.me.bank, view.others[0].bank, mine, theirs)
     t = view.turn
     choices: list[WinChoice] = []
     if game.phase == "turn_start":

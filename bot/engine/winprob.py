@@ -15,8 +15,9 @@ The end of the game, with two players:
 
 Modelled approximately, and said so: a piggyback offer the opponent may take after a bank is not part of
 the bank's value (the player offered one still compares both choices exactly); while off the board under
-an entry roll limit the limit is ignored (master then plays as expert). Not modelled (no tables: master
-plays as expert): three-Farkle penalties, penalty rolls, the exact-target end, six 1s winning at once.
+an entry roll limit the limit is ignored (master then plays as expert). Three Farkles in a row that reset
+the bank add the streaks to the state (`_solve_streaks`). Not modelled (no tables: master plays as
+expert): the 1,000-point three-Farkle penalty, penalty rolls, the exact-target end, six 1s winning at once.
 
 Speed: each turn solve is ~300 turn totals x ~600 keep look-ups, for ~40,000 bank pairs, two or three
 times: 10^10 simple steps, which NumPy can't vectorise well (a max over each roll's keeps, on a different
@@ -51,8 +52,10 @@ def unsupported(rules: Ruleset) -> str | None:
     """Why these rules have no win tables (master plays as expert), or None."""
     if rules.teams:
         return "teams"
-    if rules.three_farkles != "none":
-        return "three-Farkle penalties"
+    if rules.three_farkles == "minus_1000":
+        return "the three-Farkle penalty of 1,000"
+    if rules.three_farkles == "reset" and rules.entry_minimum:
+        return "three-Farkle resets with an entry minimum"
     if rules.penalty_roll is not None:
         return "the penalty roll"
     if rules.end_rule == "exact":
@@ -291,6 +294,57 @@ def _solve_all(
     return most
 
 
+@njit(cache=True, nogil=True)
+def _solve_streaks(
+    values: FloatArray,
+    size: int,
+    ending: FloatArray,
+    bank_from: IntArray,
+    forced: bool,
+    dice: int,
+    farkle: FloatArray,
+    group_lo: IntArray,
+    group_hi: IntArray,
+    group_p: FloatArray,
+    keep_lo: IntArray,
+    keep_hi: IntArray,
+    keep_units: IntArray,
+    keep_left: IntArray,
+    reach: int,
+    tol: float,
+) -> int:
+    """Three Farkles in a row reset the bank: `values[a, b, i, j]` with a, b the Farkles in a row.
+
+    A Farkle below the third raises a streak (same sum of banks, larger sum of streaks: solved first);
+    the third resets the bank to a smaller sum, valued from the previous sweep: sweeps repeat until no
+    value moves by `tol`. Returns the number of sweeps.
+    """
+    width = size + ending.shape[1] + reach + 1
+    after = np.zeros((dice, width))
+    after_slope = np.zeros((dice, width))
+    rolling = np.zeros((dice + 1, width))
+    rolling_slope = np.zeros((dice + 1, width))
+    sweeps = 0
+    while True:
+        sweeps += 1
+        moved = 0.0
+        for total in range(2 * size - 2, -1, -1):
+            for streaks in range(4, -1, -1):
+                for i in range(max(0, total - size + 1), min(total, size - 1) + 1):
+                    j = total - i
+                    for a in range(max(0, streaks - 2), min(streaks, 2) + 1):
+                        b = streaks - a
+                        farkled = 1.0 - (values[b, a + 1, j, i] if a < 2 else values[b, 0, j, 0])
+                        v, _ = _turn(i, j, farkled, values[b, 0], size, ending, bank_from[i], forced,
+                                     dice, farkle, group_lo, group_hi, group_p, keep_lo, keep_hi,
+                                     keep_units, keep_left, reach, after, after_slope, rolling,
+                                     rolling_slope)  # fmt: skip
+                        moved = max(moved, abs(v - values[a, b, i, j]))
+                        values[a, b, i, j] = v
+        if moved < tol:
+            return sweeps
+
+
 class WinTables:
     """Solved win probabilities for one ruleset, and the turn values they imply."""
 
@@ -310,33 +364,46 @@ class WinTables:
     @property
     def first_player_win(self) -> float:
         """The chance the first player wins when both play these tables."""
-        return float(self._values[0, 0])
+        return float(self._values[0, 0, 0, 0])
 
-    def value(self, bank: int, other: int) -> float:
-        """Chance the player about to start a turn with `bank` points wins against `other` points."""
-        return float(self._values[bank // self.unit, other // self.unit])
+    def value(self, bank: int, other: int, mine: int = 0, theirs: int = 0) -> float:
+        """Chance the player about to start a turn with `bank` points wins against `other` points
+        (`mine`, `theirs`: Farkles in a row, where three of them reset a bank)."""
+        return float(
+            self._values[self._streak(mine), self._streak(theirs), bank // self.unit, other // self.unit]
+        )
 
-    def turn(self, bank: int, other: int) -> TurnValues:
+    def turn(self, bank: int, other: int, mine: int = 0, theirs: int = 0) -> TurnValues:
         """Values inside the turn of a player with `bank` against `other` (points, below the target)."""
         game, turns = self._game, self._game.turns
         i, j = bank // self.unit, other // self.unit
+        mine, theirs = self._streak(mine), self._streak(theirs)
+        if self._values.shape[0] == 1:
+            farkled = 1.0 - float(self._values[0, 0, j, i])
+        elif mine < 2:
+            farkled = 1.0 - float(self._values[theirs, mine + 1, j, i])
+        else:
+            farkled = 1.0 - float(self._values[theirs, 0, j, 0])
         width = game.size + game.beyond + turns.reach + 1
         after = np.zeros((turns.dice, width))
         rolling = np.zeros((turns.dice + 1, width))
-        _turn(i, j, 1.0 - float(self._values[j, i]), self._values, game.size, game.ending,
+        _turn(i, j, farkled, self._values[theirs, 0], game.size, game.ending,
               int(game.bank_from[i]), game.forced, turns.dice, turns.farkle, turns.group_lo, turns.group_hi,
               turns.group_p, turns.keep_lo, turns.keep_hi, turns.keep_units, turns.keep_left, turns.reach,
               after, np.zeros_like(after), rolling, np.zeros_like(rolling))  # fmt: skip
         top = game.size + game.beyond - 1 - i
-        return TurnValues(self, i, j, after, rolling, top)
+        return TurnValues(self, i, j, theirs, after, rolling, top)
 
-    def bank_value(self, bank: int, other: int, turn_total: int) -> float:
-        """Chance to win after banking `turn_total` now."""
+    def bank_value(self, bank: int, other: int, turn_total: int, theirs: int = 0) -> float:
+        """Chance to win after banking `turn_total` now (a bank ends one's own Farkle streak)."""
         game = self._game
         s, j = (bank + turn_total) // self.unit, other // self.unit
         if s < game.size:
-            return 1.0 - float(self._values[j, s])
+            return 1.0 - float(self._values[self._streak(theirs), 0, j, s])
         return float(game.ending[j, min(s - game.size, game.beyond - 1)])
+
+    def _streak(self, farkles: int) -> int:
+        return min(farkles, int(self._values.shape[0]) - 1)
 
     def to_bytes(self) -> bytes:
         """Compact: the turn-start values as float32 (turns are recomputed from them), compressed."""
@@ -362,10 +429,10 @@ class WinTables:
             raise ValueError(f"These win tables are damaged ({error}).") from error
         if version != _VERSION:
             raise ValueError("These win tables were made by another solver version; solve again.")
-        size = -(-rules.target // _unit(rules))
-        if raw.size != size * size:
+        size, streaks = -(-rules.target // _unit(rules)), _streaks(rules)
+        if raw.size != streaks * streaks * size * size:
             raise ValueError("These win tables are damaged (wrong size).")
-        return cls(rules, margin, raw.reshape(size, size).astype(np.float64))
+        return cls(rules, margin, raw.reshape(streaks, streaks, size, size).astype(np.float64))
 
 
 @dataclass(frozen=True)
@@ -375,6 +442,7 @@ class TurnValues:
     tables: WinTables
     i: int
     j: int
+    theirs: int
     _after: FloatArray
     _rolling: FloatArray
     _top: int
@@ -386,7 +454,7 @@ class TurnValues:
 
     def bank(self, turn_total: int) -> float:
         unit = self.tables.unit
-        return self.tables.bank_value(self.i * unit, self.j * unit, turn_total)
+        return self.tables.bank_value(self.i * unit, self.j * unit, turn_total, self.theirs)
 
 
 def solve_winprob(rules: Ruleset, margin: int = DEFAULT_MARGIN, tol: float = 1e-9) -> WinTables:
@@ -394,15 +462,23 @@ def solve_winprob(rules: Ruleset, margin: int = DEFAULT_MARGIN, tol: float = 1e-
     reason = unsupported(rules)
     if reason is not None:
         raise ValueError(f"Win tables don't model {reason}.")
-    return WinTables(rules, margin, _solve_game(_game(rules, margin), tol))
+    return WinTables(rules, margin, _solve_game(_game(rules, margin), tol, _streaks(rules)))
 
 
-def _solve_game(game: _Game, tol: float) -> FloatArray:
+def _streaks(rules: Ruleset) -> int:
+    """Farkles in a row the tables tell apart: 0-2 when the third resets the bank, else none."""
+    return 3 if rules.three_farkles == "reset" else 1
+
+
+def _solve_game(game: _Game, tol: float, streaks: int = 1) -> FloatArray:
+    """`values[a, b, i, j]`: the turn-start chances, by Farkles in a row (a, b) and banks (i, j)."""
     turns = game.turns
-    values = np.zeros((game.size, game.size))
-    _solve_all(values, game.size, game.ending, game.bank_from, game.forced, turns.dice, turns.farkle,
-               turns.group_lo, turns.group_hi, turns.group_p, turns.keep_lo, turns.keep_hi, turns.keep_units,
-               turns.keep_left, turns.reach, tol)  # fmt: skip
+    values = np.zeros((streaks, streaks, game.size, game.size))
+    solve = _solve_all if streaks == 1 else _solve_streaks
+    table = values[0, 0] if streaks == 1 else values
+    solve(table, game.size, game.ending, game.bank_from, game.forced, turns.dice, turns.farkle,
+          turns.group_lo, turns.group_hi, turns.group_p, turns.keep_lo, turns.keep_hi, turns.keep_units,
+          turns.keep_left, turns.reach, tol)  # fmt: skip
     return values
 
 

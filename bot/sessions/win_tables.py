@@ -1,6 +1,6 @@
 """Win-probability tables for `master` and the Hint's winning chances: loaded, or solved in a worker process.
 
-A preset takes from half a minute to a few minutes of one core to solve, so the bot solves in a separate
+A preset takes from half a minute to several minutes of one core to solve, so the bot solves in a separate
 process (the event loop and its GIL stay free), one ruleset at a time, and keeps the tables in the database
 for every later start-up. Until a ruleset's tables exist, `master` plays as `expert` and the Hint says the
 winning chances are warming up.

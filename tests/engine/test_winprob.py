@@ -37,6 +37,7 @@ SMALL = {
     "first wins": Ruleset(target=1500, end_rule="last_loses", straight=2500, three_pairs=1500),
     "piggyback": Ruleset(target=1500, piggyback="previous_points", hot_dice="forced", tie_rule="share"),
     "roll limit": Ruleset(target=1500, entry_minimum=500, entry_roll_limit=2, n_of_a_kind="doubling"),
+    "three farkles": Ruleset(target=1000, three_farkles="reset", piggyback="previous_points"),
 }
 
 
@@ -76,45 +77,62 @@ def toy_outcomes() -> list[list[tuple[float, tuple[tuple[int, int], ...]]]]:
     return [[(p, keeps) for keeps, p in outcomes] for outcomes in by_dice]
 
 
-def brute_force(size: int, ending: np.ndarray, bank_from: list[int], forced: bool) -> np.ndarray:
-    """Plain value iteration over every (bank, other bank, turn total, dice) until nothing moves."""
+def brute_force(
+    size: int, ending: np.ndarray, bank_from: list[int], forced: bool, streaks: int
+) -> np.ndarray:
+    """Plain value iteration over every (Farkles in a row, banks, turn total, dice) until nothing moves.
+
+    With three streaks the third Farkle in a row resets the bank to 0.
+    """
     outcomes = toy_outcomes()
     reach = max(s for by_n in outcomes for _, keeps in by_n for s, _ in keeps)
     beyond = ending.shape[1]
     top = size + beyond + reach
-    wins = np.full((size, size), 0.5)
-    states = product(range(size), range(size), range(top), range(1, TOY_DICE + 1))
-    rolling = dict.fromkeys(states, 0.5)
+    wins = np.full((streaks, streaks, size, size), 0.5)
+    counts = (range(streaks), range(streaks), range(size), range(size), range(top), range(1, TOY_DICE + 1))
+    rolling = dict.fromkeys(product(*counts), 0.5)
 
-    def banked(i: int, j: int, t: int) -> float:
+    def banked(b: int, i: int, j: int, t: int) -> float:
         s = i + t
-        return 1.0 - wins[j, s] if s < size else ending[j, min(s - size, beyond - 1)]
+        return 1.0 - wins[b, 0, j, s] if s < size else ending[j, min(s - size, beyond - 1)]
 
-    def after(i: int, j: int, t: int, left: int) -> float:
+    def farkled(a: int, b: int, i: int, j: int) -> float:
+        if streaks == 1:
+            return 1.0 - wins[0, 0, j, i]
+        return 1.0 - (wins[b, a + 1, j, i] if a < 2 else wins[b, 0, j, 0])
+
+    def after(a: int, b: int, i: int, j: int, t: int, left: int) -> float:
         if t > size + beyond - 1 - i:
             return ending[j, beyond - 1]  # past the last distinct bank value, as the solver rules
-        roll_on = rolling[i, j, t, left or TOY_DICE]
+        roll_on = rolling[a, b, i, j, t, left or TOY_DICE]
         if t >= bank_from[i] and (left or not forced):
-            return max(banked(i, j, t), roll_on)
+            return max(banked(b, i, j, t), roll_on)
         return roll_on
 
     for _ in range(10_000):
         change = 0.0
-        for i, j, t, n in list(rolling):
+        for a, b, i, j, t, n in list(rolling):
             if t > size + beyond - 1 - i:
                 continue
             farkle = 1.0 - sum(p for p, _ in outcomes[n - 1])
-            value = farkle * (1.0 - wins[j, i])
+            value = farkle * farkled(a, b, i, j)
             for p, keeps in outcomes[n - 1]:
-                value += p * max(after(i, j, t + s, left) for s, left in keeps)
-            change = max(change, abs(value - rolling[i, j, t, n]))
-            rolling[i, j, t, n] = value
-        for i, j in product(range(size), repeat=2):
-            change = max(change, abs(rolling[i, j, 0, TOY_DICE] - wins[i, j]))
-            wins[i, j] = rolling[i, j, 0, TOY_DICE]
+                value += p * max(after(a, b, i, j, t + s, left) for s, left in keeps)
+            change = max(change, abs(value - rolling[a, b, i, j, t, n]))
+            rolling[a, b, i, j, t, n] = value
+        for a, b, i, j in product(range(streaks), range(streaks), range(size), range(size)):
+            change = max(change, abs(rolling[a, b, i, j, 0, TOY_DICE] - wins[a, b, i, j]))
+            wins[a, b, i, j] = rolling[a, b, i, j, 0, TOY_DICE]
         if change < 1e-13:
             return wins
     raise AssertionError("value iteration did not converge")
+
+
+def toy_ending(end: str, size: int) -> np.ndarray:
+    if end == "first to the target":
+        return np.ones((size, 1))
+    # a made-up chance that the opponent fails to pass: falls with their bank, rises with ours
+    return np.array([[0.9 - 0.1 * j + 0.02 * over for over in range(3)] for j in range(size)])
 
 
 @pytest.mark.parametrize("forced", [False, True], ids=["optional hot dice", "forced hot dice"])
@@ -122,14 +140,22 @@ def brute_force(size: int, ending: np.ndarray, bank_from: list[int], forced: boo
 @pytest.mark.parametrize("entry", [0, 2])
 def test_solver_matches_value_iteration_on_a_toy_game(end: str, forced: bool, entry: int) -> None:
     size = 6  # the target is 6 units (300 points)
-    if end == "first to the target":
-        ending = np.ones((size, 1))
-    else:  # a made-up chance that the opponent fails to pass: falls with their bank, rises with ours
-        ending = np.array([[0.9 - 0.1 * j + 0.02 * over for over in range(3)] for j in range(size)])
+    ending = toy_ending(end, size)
     bank_from = [max(entry, 1)] + [1] * (size - 1)
     game = _Game(_turns_from(toy_outcomes()), size, ending.shape[1], ending, np.array(bank_from), forced)
     solved = _solve_game(game, 1e-12)
-    assert np.allclose(solved, brute_force(size, ending, bank_from, forced), atol=1e-9)
+    assert np.allclose(solved, brute_force(size, ending, bank_from, forced, 1), atol=1e-9)
+
+
+@pytest.mark.parametrize("end", ["first to the target", "last turn to pass"])
+def test_three_farkles_resetting_the_bank_match_value_iteration(end: str) -> None:
+    size = 4
+    ending = toy_ending(end, size)
+    bank_from = [1] * size
+    game = _Game(_turns_from(toy_outcomes()), size, ending.shape[1], ending, np.array(bank_from), False)
+    solved = _solve_game(game, 1e-13, streaks=3)
+    assert np.allclose(solved, brute_force(size, ending, bank_from, False, 3), atol=1e-9)
+    assert solved[2, 0, 3, 1] < solved[0, 0, 3, 1], "two Farkles in a row put a bank at risk"
 
 
 # ---------------------------------------------------------------- real rules, small targets
@@ -183,12 +209,11 @@ def test_tables_round_trip_through_bytes() -> None:
 
 
 def test_rules_the_tables_do_not_model_are_refused() -> None:
-    assert unsupported(Ruleset.preset("family")) == "three-Farkle penalties" or unsupported(
-        Ruleset.preset("family")
-    ) in ("the penalty roll", "the exact-target end")
+    assert unsupported(Ruleset.preset("family")) == "the penalty roll"
     assert unsupported(Ruleset.preset("classic")) is None
-    with pytest.raises(ValueError, match="don't model"):
-        solve_winprob(Ruleset(three_farkles="reset"))
+    assert unsupported(Ruleset.preset("last-loses")) is None, "three Farkles reset the bank: modelled"
+    with pytest.raises(ValueError, match="don't model the three-Farkle penalty of 1,000"):
+        solve_winprob(Ruleset(three_farkles="minus_1000"))
 
 
 # ---------------------------------------------------------------- master and the hint
