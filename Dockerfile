@@ -7,9 +7,11 @@ COPY cogs ./cogs
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim
+# NUMBA_CACHE_DIR: the win-table kernels compile once; the cache lives on the volume, so restarts skip it.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/farkle.sqlite3
+    DATABASE_PATH=/data/farkle.sqlite3 \
+    NUMBA_CACHE_DIR=/data/.numba
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
     && useradd --create-home --uid 10001 farkle \

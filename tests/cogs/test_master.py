@@ -13,7 +13,7 @@ import simcord
 from bot.client import FarkleBot
 from bot.engine import strategy_for
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import WinTables, adopt, forget
+from bot.engine.winprob import WinTables, _streaks, adopt, forget
 from bot.settings import Settings
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import act, board_message, description, field, press, restart
@@ -23,8 +23,8 @@ CHANCES = re.compile(r"you win \*\*(\d+\.\d) %\*\*")
 
 def flat_tables(rules: Ruleset) -> WinTables:
     """Tables of a coin-flip game: legal and quick to make; the choices' chances still differ by turn."""
-    size = rules.target // 50
-    return WinTables(rules, 3000, np.full((size, size), 0.5))
+    size, streaks = rules.target // 50, _streaks(rules)
+    return WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
 
 
 @pytest.fixture(autouse=True)
@@ -107,7 +107,7 @@ async def test_the_hint_warms_up_until_the_tables_are_solved(
 
     solver.release.set()
     await env.bot.sessions._win_tables.idle()  # the bot never waits; the test does
-    assert solver.asked == ["classic", "box", "doubling"], "the modelled presets, in order"
+    assert solver.asked == ["classic", "box", "doubling", "last-loses"], "the modelled presets, in order"
     text = (await press(ana, channel, "hint")).response.content
     assert "🏆 Roll 6 dice: you win **" in text
 
