@@ -1,4 +1,5 @@
-"""`python -m bot` runs the bot; `migrate` only applies migrations; `backup PATH` copies the database."""
+"""`python -m bot` runs the bot; `migrate` only applies migrations; `backup PATH` copies a SQLite database;
+`copy-db --to postgresql://...` copies it into an empty PostgreSQL one."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
+from bot.database_url import DatabaseUrl
 from bot.logs import setup_logging
 from bot.settings import Settings, settings_problem
 from bot.storage import DatabaseUnavailable, SchemaTooNew, open_database
 from bot.storage.backup import BackupRefused, backup
+from bot.storage.copy import Copied, CopyRefused, copy_database
 
 
 def _fail(message: str) -> int:
@@ -22,11 +25,30 @@ def _fail(message: str) -> int:
     return 2
 
 
-async def _migrate(settings: Settings) -> list[int]:
+async def _migrate(where: DatabaseUrl) -> list[str]:
     """Open and migrate the database, then close it: a bad database is reported before Discord is."""
-    db, applied = await open_database(settings.database_path)
+    db, applied = await open_database(where)
     await db.close()
     return applied
+
+
+async def _copy(source: DatabaseUrl, target: DatabaseUrl) -> list[Copied]:
+    """Both sides migrated to this bot's schema first, then every row across."""
+    if source.dialect != "sqlite":
+        raise CopyRefused(f"copy-db copies a SQLite database; {source.setting} is not one")
+    origin, _ = await open_database(source)
+    try:
+        destination, _ = await open_database(target)
+        try:
+            return await copy_database(origin, destination, _report)
+        finally:
+            await destination.close()
+    finally:
+        await origin.close()
+
+
+def _report(copied: Copied) -> None:
+    print(f"  {copied.table}: {copied.rows} rows")
 
 
 async def _run(settings: Settings, token: str) -> None:
@@ -38,8 +60,9 @@ async def _run(settings: Settings, token: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="farkle-bot", description="Farkle for Discord")
-    parser.add_argument("command", nargs="?", choices=["run", "migrate", "backup"], default="run")
+    parser.add_argument("command", nargs="?", choices=["run", "migrate", "backup", "copy-db"], default="run")
     parser.add_argument("path", nargs="?", type=Path, help="backup: the new file to write")
+    parser.add_argument("--to", help="copy-db: the empty PostgreSQL database, postgresql://user@host/db")
     args = parser.parse_args(argv)
     try:
         settings = Settings()
@@ -48,22 +71,36 @@ def main(argv: list[str] | None = None) -> int:
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     setup_logging(settings.log_level, secret=token)
     try:
+        where = settings.database
         if args.command == "backup":
             if args.path is None:
                 return _fail("backup needs the file to write: python -m bot backup PATH")
-            pages = backup(settings.database_path, args.path)
-            print(f"Backed up {settings.database_path} to {args.path} ({pages} pages).")
+            if where.sqlite_path is None:
+                return _fail("backup copies a SQLite database; back up PostgreSQL with pg_dump")
+            pages = backup(where.sqlite_path, args.path)
+            print(f"Backed up {where.sqlite_path} to {args.path} ({pages} pages).")
+            return 0
+        if args.command == "copy-db":
+            if not args.to:
+                return _fail("copy-db needs the target: python -m bot copy-db --to postgresql://user@host/db")
+            try:
+                target = DatabaseUrl.parse(args.to)
+            except ValueError as error:
+                return _fail(f"--to is invalid ({error})")
+            print(f"Copying {where.setting} into {target.setting.removeprefix('DATABASE_URL=')}:")
+            copied = asyncio.run(_copy(where, target))
+            print(f"Copied {sum(entry.rows for entry in copied)} rows in {len(copied)} tables; counts match.")
             return 0
         if args.command == "migrate":
-            applied = asyncio.run(_migrate(settings))
+            applied = asyncio.run(_migrate(where))
             print(f"Migrations applied: {applied or 'none (up to date)'}")
             return 0
         problem = settings.token_problem()
         if problem:
             return _fail(problem)
-        asyncio.run(_migrate(settings))
+        asyncio.run(_migrate(where))
         asyncio.run(_run(settings, token))
-    except (SchemaTooNew, DatabaseUnavailable, BackupRefused) as error:
+    except (SchemaTooNew, DatabaseUnavailable, BackupRefused, CopyRefused) as error:
         return _fail(str(error))
     except discord.LoginFailure:
         return _fail(

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import aiosqlite
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -29,11 +29,11 @@ from bot.sessions.policies import PolicyCache
 from bot.sessions.win_tables import Solve, WinTableKeeper, solve_in_process
 from bot.settings import Settings
 from bot.stats import StatsService
-from bot.storage import command_sync, connect, open_database
-from bot.storage.config import SqliteConfigStore
-from bot.storage.policies import SqlitePolicyStore
-from bot.storage.sessions import SqliteSessionStore
-from bot.storage.win_tables import SqliteWinTableStore
+from bot.storage import Database, command_sync, open_database
+from bot.storage.config import SqlConfigStore
+from bot.storage.policies import SqlPolicyStore
+from bot.storage.sessions import SqlSessionStore
+from bot.storage.win_tables import SqlWinTableStore
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,9 @@ class SystemClock:
             await asyncio.sleep(delay)
 
 
-class FarkleBot(commands.Bot):
+class FarkleBot(commands.AutoShardedBot):
+    """The bot: one process runs the shards `SHARD_IDS` of `SHARD_COUNT` (all of them when unset)."""
+
     def __init__(
         self,
         settings: Settings,
@@ -85,20 +87,24 @@ class FarkleBot(commands.Bot):
         dice: Callable[[], DiceSource] | None = None,
         win_solver: Solve = solve_in_process,
     ) -> None:
+        # Unset, discord.py asks Discord how many shards to run and runs them all here.
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=FarkleTree,
+            **shards,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self._dice = dice
         self._win_solver = win_solver
         self._win_tables: WinTableKeeper | None = None
-        self._db: aiosqlite.Connection | None = None
-        self._reader: aiosqlite.Connection | None = None
+        self._db: Database | None = None
         self._sessions: SessionManager | None = None
         self._config: ConfigService | None = None
         self._stats: StatsService | None = None
@@ -109,17 +115,10 @@ class FarkleBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
 
     @property
-    def db(self) -> aiosqlite.Connection:
+    def db(self) -> Database:
         if self._db is None:
             raise RuntimeError("The database opens in setup_hook; it is not available before login.")
         return self._db
-
-    @property
-    def reader(self) -> aiosqlite.Connection:
-        """A read-only connection: in WAL its reads never queue behind a write, here or elsewhere."""
-        if self._reader is None:
-            raise RuntimeError("The database opens in setup_hook; it is not available before login.")
-        return self._reader
 
     @property
     def sessions(self) -> SessionManager:
@@ -154,30 +153,27 @@ class FarkleBot(commands.Bot):
         return self._stats
 
     async def setup_hook(self) -> None:
-        self._db, applied = await open_database(self.settings.database_path)
-        self._reader = await connect(self.settings.database_path, read_only=True)
+        self._db, applied = await open_database(self.settings.database)
         if applied:
             log.info("Applied migrations %s", applied)
         self._win_tables = WinTableKeeper(
-            SqliteWinTableStore(self._db), self._win_solver if self.settings.solve_win_tables else None
+            SqlWinTableStore(self._db), self._win_solver if self.settings.solve_win_tables else None
         )
         self._sessions = SessionManager(
-            store=SqliteSessionStore(self._db, rate_game),
+            store=SqlSessionStore(self._db, rate_game),
             clock=self.clock,
             settings=self.settings.game,
             dice=self._dice,
-            policies=PolicyCache(SqlitePolicyStore(self._db)),
+            policies=PolicyCache(SqlPolicyStore(self._db)),
             win_tables=self._win_tables,
         )
-        self._config = ConfigService(
-            SqliteConfigStore(self._db, self._reader), self.settings.game, self.clock
-        )
+        self._config = ConfigService(SqlConfigStore(self._db), self.settings.game, self.clock)
         self.add_dynamic_items(FarkleButton, LeaderboardPage)
-        self._stats = StatsService(self._db, self._reader, self.clock, self.settings.game.min_games_win_rate)
+        self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
-        restored = await self._sessions.restore()
+        restored = await self._sessions.restore(owns=self.settings.owns_guild)
         if restored.sessions or restored.unreadable:
             log.info(
                 "Restored %d Farkle sessions (%d boards to catch up, %d unreadable)",
@@ -192,7 +188,7 @@ class FarkleBot(commands.Bot):
     @property
     def owns_application_setup(self) -> bool:
         """Whether this process syncs the command tree and uploads the die emojis: one process does."""
-        return True
+        return self.settings.owns_application_setup
 
     async def sync_commands_if_changed(self) -> bool:
         """Sync only when the tree differs from the last synced one: Discord rate-limits syncs."""
@@ -229,8 +225,10 @@ class FarkleBot(commands.Bot):
             await asyncio.wait(in_flight, timeout=DRAIN_SECONDS)
         if self._sessions is not None:
             await self._sessions.close()
-        await super().close()
-        for db in (self._reader, self._db):
-            if db is not None:
-                await db.close()
-        self._db = self._reader = None
+        # discord.py's AutoShardedClient that never connected (a refused login, a test) trips in close() on
+        # the event queue `connect()` creates: there is nothing left to stop.
+        with contextlib.suppress(AttributeError):
+            await super().close()
+        if self._db is not None:
+            await self._db.close()
+        self._db = None

@@ -20,7 +20,7 @@ from bot.engine.values import number, switch
 from bot.render.words import echo, typed_words
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
-from bot.storage.config import AuditEntry, ConfigRow, SqliteConfigStore
+from bot.storage.config import AuditEntry, ConfigRow, SqlConfigStore
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ def _describe(config: GuildConfig) -> str:
 
 
 class ConfigService:
-    def __init__(self, store: SqliteConfigStore, defaults: GameSettings, clock: Clock) -> None:
+    def __init__(self, store: SqlConfigStore, defaults: GameSettings, clock: Clock) -> None:
         self._store = store
         self._defaults = defaults
         self._clock = clock

@@ -41,3 +41,5 @@ def setup_logging(level: str, secret: str = "") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
+    # Alembic narrates every migration step at INFO; the bot logs which revisions it applied instead.
+    logging.getLogger("alembic").setLevel(level.upper() if level.upper() == "DEBUG" else logging.WARNING)

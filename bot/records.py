@@ -12,7 +12,11 @@ from typing import Literal, Protocol
 
 @dataclass(frozen=True)
 class SessionRow:
-    """One channel's session as stored: the columns storage indexes, and the session's JSON text."""
+    """One channel's session as stored: the columns storage indexes, and the session's JSON text.
+
+    `revision` is the stored row's revision the writer last saw (None: it knows of no row): a write
+    succeeds only if the row is still at that revision, and moves it on by one.
+    """
 
     channel_id: int
     guild_id: int
@@ -23,6 +27,23 @@ class SessionRow:
     deadline: float | None
     state: str
     shown_version: int | None
+    revision: int | None
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """A session row as read back: its JSON text, the version its board last showed, its revision."""
+
+    channel_id: int
+    guild_id: int
+    state: str
+    shown_version: int | None
+    revision: int
+
+
+class SessionConflict(Exception):
+    """The stored row moved on since this process read it (another process wrote the game): nothing was
+    written, and the writer must reload before answering."""
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.database_url import DatabaseUrl
 from bot.engine import PRESET_NAMES
 
 # Three base64url parts separated by dots: the shape of every Discord bot token.
@@ -48,12 +49,65 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_path: Path = Path("data/farkle.sqlite3")
+    # A PostgreSQL server shared by several shard processes (or a SQLite file); wins over DATABASE_PATH.
+    database_url: str | None = None
     dev_guild_id: int | None = None
+    # Gateway shards: SHARD_COUNT in all, SHARD_IDS (e.g. "0,1") the ones this process runs. Unset: one
+    # process runs every shard Discord recommends.
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     log_level: LogLevel = "INFO"
     # Solve the two-player win tables (master, the Hint's winning chances) in a worker process: minutes of
     # one core per ruleset, once; off, only tables already in the database are used.
     solve_win_tables: bool = True
     game: GameSettings = Field(default_factory=GameSettings)
+
+    @field_validator("database_url")
+    @classmethod
+    def _a_database(cls, value: str | None) -> str | None:
+        if value is not None:
+            DatabaseUrl.parse(value)  # refused at start-up, in one line, not at the first move
+        return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.split(",")]
+            if not all(part.isdigit() for part in parts):
+                raise ValueError("list shard numbers separated by commas, like 0,1")
+            return tuple(int(part) for part in parts)
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards in all")
+        if len(set(self.shard_ids)) != len(self.shard_ids) or not all(
+            0 <= shard < self.shard_count for shard in self.shard_ids
+        ):
+            raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1}")
+        return self
+
+    @property
+    def database(self) -> DatabaseUrl:
+        """DATABASE_URL if set, else the SQLite file at DATABASE_PATH."""
+        if self.database_url is not None:
+            return DatabaseUrl.parse(self.database_url)
+        return DatabaseUrl.of_path(self.database_path)
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard Discord routes the guild to: `(guild_id >> 22) % count`."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    @property
+    def owns_application_setup(self) -> bool:
+        """One process syncs the command tree and uploads the die emojis: the one that runs shard 0."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -76,4 +130,6 @@ def settings_problem(error: ValidationError) -> str:
     prefix = GameSettings.model_config.get("env_prefix", "") if error.title == GameSettings.__name__ else ""
     name = prefix + "_".join(str(part) for part in first["loc"] if part != "game").upper()
     reason = str(first["msg"]).removeprefix("Value error, ")
+    if not name:  # a rule across variables: its sentence names them
+        return f"{reason}: check .env (see .env.example)."
     return f"{name} is invalid ({reason}): check .env (see .env.example)."

@@ -1,21 +1,22 @@
 """Members' results as the `/farkle` statistics commands need them: the cogs never hold the database.
 
-Reads go to the read-only connection (a long leaderboard query never waits behind a game's commit);
-privacy deletions and resets are one transaction each on the writer.
+Reads go to the database's readers (a long leaderboard query never waits behind a game's commit);
+privacy deletions and resets are one transaction each.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
-import aiosqlite
+from sqlalchemy.engine import Connection
 
 from bot.clock import Clock
 from bot.engine import Game
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
-from bot.storage import results, transaction
+from bot.storage import Database, recent, results
 
 
 @dataclass(frozen=True)
@@ -35,42 +36,43 @@ class Replayed:
 
 
 class StatsService:
-    def __init__(
-        self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, clock: Clock, min_games: int
-    ) -> None:
-        self._writer = writer
-        self._reader = reader
+    def __init__(self, db: Database, clock: Clock, min_games: int) -> None:
+        self._db = db
         self._clock = clock
         self._min_games = min_games  # for the win-rate board
 
     async def leaderboard(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
     ) -> Standings:
-        now, min_games, writer = self._clock.now(), self._min_games, self._writer
-        rows, total = await results.leaderboard(
-            self._reader,
-            guild_id,
-            metric,
-            period,
-            now=now,
-            offset=page * PAGE_SIZE,
-            limit=PAGE_SIZE,
-            min_games=min_games,
-            writer=writer,
-        )
-        mine = await results.rank_of(
-            self._reader, guild_id, user_id, metric, period, now=now, min_games=min_games, writer=writer
-        )
-        return Standings(metric, period, page, rows, total, mine)
+        if period == "30d":
+            await recent.refresh(self._db, guild_id, self._clock.now())
+        min_games = self._min_games
+
+        def read(connection: Connection) -> Standings:
+            rows, total = results.leaderboard(
+                connection,
+                guild_id,
+                metric,
+                period,
+                offset=page * PAGE_SIZE,
+                limit=PAGE_SIZE,
+                min_games=min_games,
+            )
+            mine = results.rank_of(connection, guild_id, user_id, metric, period, min_games=min_games)
+            return Standings(metric, period, page, rows, total, mine)
+
+        return await self._db.read(read)
 
     async def member(self, guild_id: int, user_id: int) -> StatsRow | None:
-        return await results.member_stats(self._reader, guild_id, user_id)
+        return await self._db.read(partial(results.member_stats, guild_id=guild_id, user_id=user_id))
 
     async def history(self, guild_id: int, channel_id: int | None) -> list[GameSummary]:
-        return await results.recent_games(self._reader, guild_id, channel_id)
+        return await self._db.read(partial(results.recent_games, guild_id=guild_id, channel_id=channel_id))
 
     async def replay(self, guild_id: int, game_id: str) -> Replayed | None:
-        archived = await results.archived_game(self._reader, guild_id, game_id.strip().lower())
+        archived = await self._db.read(
+            partial(results.archived_game, guild_id=guild_id, game_id=game_id.strip().lower())
+        )
         if archived is None:
             return None
         seats = [(user_id, team) for user_id, _, team in archived.seats]
@@ -78,9 +80,7 @@ class StatsService:
         return Replayed(game, {str(user_id): name for user_id, name, _ in archived.seats})
 
     async def forget(self, user_id: int) -> None:
-        async with transaction(self._writer):
-            await results.forget_member(self._writer, user_id)
+        await self._db.write(partial(results.forget_member, user_id=user_id))
 
     async def reset(self, guild_id: int) -> None:
-        async with transaction(self._writer):
-            await results.reset_leaderboard(self._writer, guild_id, self._clock.now())
+        await self._db.write(partial(results.reset_leaderboard, guild_id=guild_id, now=self._clock.now()))

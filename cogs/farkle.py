@@ -74,6 +74,8 @@ class Farkle(
         """Answer one interaction: a refusal privately, a change by redrawing the game's message."""
         if outcome.refusal is not None or outcome.snapshot is None:
             await reply_ephemeral(interaction, outcome.refusal or "Nothing changed.")
+            if outcome.snapshot is not None:  # the game moved on elsewhere: show it as it is
+                await self.redraw(outcome.snapshot)
             return
         snapshot = outcome.snapshot
         rendered = render(snapshot, self.bot.dice_art)

@@ -11,6 +11,8 @@ import simcord
 from bot.client import FarkleBot
 from bot.settings import GameSettings, Settings
 
+pytest_plugins = ["tests.databases"]
+
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
@@ -19,6 +21,7 @@ def settings(tmp_path: Path) -> Settings:
         discord_token=None,
         database_path=tmp_path / "data" / "farkle.sqlite3",
         solve_win_tables=False,  # minutes of CPU per preset: tests that need tables hand the bot a solver
+        shard_count=1,  # what Discord recommends for a small bot; SimCord needs it said
         game=GameSettings(_env_file=None, computer_pause=0),
     )
 

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.config import SETTINGS, ConfigService, Editor, option_choices, option_names
 from bot.engine import OPTIONS, PRESET_NAMES, Ruleset, UserFacingError
 from bot.settings import GameSettings
-from bot.storage import connect, migrate
-from bot.storage.config import AuditEntry, ConfigRow, SqliteConfigStore
+from bot.storage import Database
+from bot.storage.config import AuditEntry, ConfigRow, SqlConfigStore
 
 GUILD, OTHER = 1, 2
 ANA = Editor(10, "ana")
@@ -30,15 +28,12 @@ class FixedClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteConfigStore]:
-    db = await connect(tmp_path / "farkle.sqlite3")
-    await migrate(db)
-    yield SqliteConfigStore(db)
-    await db.close()
+def store(database: Database) -> SqlConfigStore:
+    return SqlConfigStore(database)
 
 
 @pytest.fixture
-def service(store: SqliteConfigStore) -> ConfigService:
+def service(store: SqlConfigStore) -> ConfigService:
     defaults = GameSettings(_env_file=None, default_rules="box", turn_timeout=90)
     return ConfigService(store, defaults, FixedClock())
 
@@ -173,7 +168,7 @@ async def test_history_names_who_changed_what_newest_first(service: ConfigServic
 
 
 async def test_a_stored_ruleset_the_engine_now_refuses_falls_back_to_the_default(
-    service: ConfigService, store: SqliteConfigStore
+    service: ConfigService, store: SqlConfigStore
 ) -> None:
     broken = Ruleset.preset("classic").model_dump() | {"target": 1}
     entry = AuditEntry(ANA.id, ANA.name, "rules", None, "broken", 0.0)

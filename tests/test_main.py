@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage.schema import revisions
+
 
 def run_bot(
     tmp_path: Path, *args: str, prefix: tuple[str, ...] = (), **env: str
@@ -74,9 +76,9 @@ def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Pa
     db_path = tmp_path / "nested" / "dir" / "farkle.sqlite3"
     result = run_bot(tmp_path, "migrate", DATABASE_PATH=str(db_path))
     assert result.returncode == 0, result.stderr
+    assert f"Migrations applied: {revisions()}" in result.stdout
     with sqlite3.connect(db_path) as db:
-        versions = [row[0] for row in db.execute("SELECT version FROM schema_migrations ORDER BY version")]
-    assert versions and versions[0] == 1
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(revisions()[-1],)]
     again = run_bot(tmp_path, "migrate", DATABASE_PATH=str(db_path))
     assert again.returncode == 0 and "up to date" in again.stdout
 
@@ -233,7 +235,7 @@ def test_backup_reads_the_database_at_its_exact_path(tmp_path: Path) -> None:
     result = run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live))
     assert result.returncode == 0, result.stderr
     with sqlite3.connect(copy) as db:
-        assert db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] > 0
+        assert db.execute("SELECT COUNT(*) FROM alembic_version").fetchone()[0] == 1
 
 
 @pytest.mark.parametrize("make", [garbage, truncated])

@@ -55,7 +55,7 @@ def test_the_installed_wheel_migrates_from_an_unrelated_folder(tmp_path: Path) -
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert "Migrations applied: [1, 2" in result.stdout
+    assert "Migrations applied: ['0009', '0010'" in result.stdout
     with sqlite3.connect(elsewhere / "farkle.sqlite3") as db:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"sessions", "games", "player_stats", "guild_config", "solver_cache"} <= tables

@@ -44,8 +44,10 @@ class GameCommands:
         host_name: str,
         rules: Ruleset,
         table: TableSettings | None,
+        replacing: int | None,
     ) -> Outcome:
-        """A new lobby in the channel `ids` = (guild, channel, host) names, unless one is running there."""
+        """A new lobby in the channel `ids` = (guild, channel, host) names, unless one is running there;
+        its row replaces the stored one at revision `replacing` (None: there is none)."""
         if existing is not None and existing.stage in ("lobby", "playing"):
             what = "lobby" if existing.stage == "lobby" else "game"
             return Outcome.refuse(f"There is already a Farkle {what} in this channel.")
@@ -57,11 +59,12 @@ class GameCommands:
             host_id=host_id,
             rules=rules,
             table=table or self.default_table,
+            revision=replacing,
         )
         if not rules.teams:
             session.seats.append(Seat(host_id, host_name))
         self._sessions[channel_id] = session
-        return (await self._uow.commit(session, [])).as_opened()
+        return (await self._uow.commit(session, [], replaces=existing)).as_opened()
 
     async def join(self, session: Session, user_id: int, name: str, team: int | None) -> Outcome:
         teams = session.rules.teams
@@ -157,6 +160,7 @@ class GameCommands:
             table=session.table,
             seats=[Seat(user_id, name, team=old.team), *computers],
             rematch_of=game_id,
+            revision=session.revision,
         )
         self._sessions[channel_id] = rematch
         # On a failed commit the finished game comes back, and Rematch still works.

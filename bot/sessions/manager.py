@@ -61,6 +61,7 @@ class SessionManager:
         self._policies = policies
         self._win_tables = win_tables
         self._sessions: dict[int, Session] = {}
+        self._set_aside: dict[int, int] = {}  # unreadable rows' revisions, so a new game can replace them
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
         self._restore_listeners: list[RestoreListener] = []
@@ -97,18 +98,25 @@ class SessionManager:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def restore(self) -> Restored:
-        """Load every saved session row by row and re-arm its timer (a deadline already past fires at once).
+    async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> Restored:
+        """Load every saved session of the guilds this process `owns` (its shards), row by row, and re-arm
+        its timer (a deadline already past fires at once).
 
-        A row that can't be read is logged and left aside; every other game comes back.
+        A row that can't be read is logged and left aside (a new game may replace it); every other game
+        comes back.
         """
         unreadable = []
-        for channel_id, state, shown_version in await self._store.load_all():
+        for stored in await self._store.load_all():
+            if not owns(stored.guild_id):
+                continue
             try:
-                session = Session.load(state, shown_version)
+                session = Session.load(stored.state, stored.shown_version, stored.revision)
             except Exception:
-                log.exception("Could not restore the saved game in channel %s; leaving it aside", channel_id)
-                unreadable.append(channel_id)
+                log.exception(
+                    "Could not restore the saved game in channel %s; leaving it aside", stored.channel_id
+                )
+                unreadable.append(stored.channel_id)
+                self._set_aside[stored.channel_id] = stored.revision
                 continue
             self._sessions[session.channel_id] = session
             self._after_commit(session)
@@ -199,7 +207,11 @@ class SessionManager:
     ) -> Outcome:
         async with self._locked(channel_id) as existing:
             ids = (guild_id, channel_id, host_id)
-            return await self._commands.open_lobby(existing, ids, host_name, rules, table)
+            replacing = existing.revision if existing else self._set_aside.get(channel_id)
+            outcome = await self._commands.open_lobby(existing, ids, host_name, rules, table, replacing)
+            if outcome.snapshot is not None:
+                self._set_aside.pop(channel_id, None)
+            return outcome
 
     async def attach_board(
         self, channel_id: int, game_id: str, message_id: int, shown: int
@@ -212,8 +224,8 @@ class SessionManager:
             if session is None or session.game_id != game_id:
                 return None
             session.board_message_id, session.shown_version = message_id, shown
-            await self._uow.save(session)
-            return session.snapshot()
+            now = await self._uow.save_or_reload(session)
+            return now.snapshot() if now is not None else None
 
     async def attach_ping(self, channel_id: int, game_id: str, message_id: int | None) -> int | None:
         """Swap in the newest turn-mention message; returns the previous one so it can be deleted."""
@@ -222,8 +234,7 @@ class SessionManager:
                 return None
             previous, session.ping_message_id = session.ping_message_id, message_id
             session.pinged_turn = session.game.turn_number if session.game else None
-            await self._uow.save(session)
-            return previous
+            return previous if await self._uow.save_or_reload(session) is session else None
 
     async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:
         async with self._locked(channel_id) as session:
@@ -314,7 +325,8 @@ class SessionManager:
         session.reminded = True
         self._arm(session)
         try:
-            await self._uow.save(session)
+            if await self._uow.save_or_reload(session) is not session:
+                return None  # the game moved on elsewhere: this reminder is stale
         except Exception:  # only the reminder flag is lost: the timeout alarm is already set
             log.exception("Could not save the reminder in channel %s", session.channel_id)
         return Outcome(snapshot=session.snapshot(), reminder_for=current.user_id)

@@ -21,8 +21,9 @@ class Outcome:
     opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
 
     @classmethod
-    def refuse(cls, reason: str) -> Outcome:
-        return cls(refusal=reason)
+    def refuse(cls, reason: str, snapshot: Snapshot | None = None) -> Outcome:
+        """Nothing changed, and why; with `snapshot`, the game as it really is (its board needs redrawing)."""
+        return cls(snapshot=snapshot, refusal=reason)
 
     def as_opened(self) -> Outcome:
         return replace(self, opened=True) if self.snapshot is not None else self

@@ -131,6 +131,7 @@ class Session:
     pinged_turn: int | None = None  # the turn whose "it's your turn" ping was posted
     shown_version: int | None = None  # the version the board message last showed (kept in its own column)
     saved: str | None = field(default=None, repr=False, compare=False)  # the last committed dump()
+    revision: int | None = field(default=None, compare=False)  # the stored row's, as last written or read
 
     @property
     def max_players(self) -> int:
@@ -270,10 +271,11 @@ class Session:
             deadline=self.deadline,
             state=state,
             shown_version=self.shown_version,
+            revision=self.revision,
         )
 
     @classmethod
-    def load(cls, text: str, shown_version: int | None = None) -> Session:
+    def load(cls, text: str, shown_version: int | None = None, revision: int | None = None) -> Session:
         """Read a stored session; a missing or damaged field raises (the caller sets that row aside)."""
         data = _upgrade(json.loads(text))
         game = Game.from_json(data["game"]) if data["game"] else None
@@ -303,6 +305,7 @@ class Session:
             pinged_turn=data["pinged_turn"],
             shown_version=shown_version,
             saved=text,
+            revision=revision,
         )
 
 

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.engine import Event
-from bot.records import GameRecord, SessionRow
+from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Session
@@ -16,20 +16,28 @@ from bot.sessions.session import Session
 log = logging.getLogger(__name__)
 
 NOT_SAVED = "I couldn't save that, so nothing changed: please try again."
+MOVED_ON = (
+    "Another move reached this game first, so yours didn't count: the board now shows the game as it is."
+)
 
 
 class SessionStore(Protocol):
-    """Where sessions live between restarts (SQLite in the bot, memory in unit tests)."""
+    """Where sessions live between restarts (the database in the bot, memory in unit tests).
 
-    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> None:
-        """Store the session row, and archive `finished` in the same transaction (once per game id)."""
+    Every write is a compare-and-set on the row's revision (`SessionRow.revision`): if the row moved on
+    (another process wrote the game) nothing is written and `SessionConflict` is raised.
+    """
+
+    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> int:
+        """Store the session row, and archive `finished` in the same transaction (once per game id);
+        returns the row's new revision."""
         ...
 
-    async def delete(self, channel_id: int) -> None: ...
+    async def delete(self, channel_id: int, revision: int | None) -> None: ...
 
-    async def load_all(self) -> list[tuple[int, str, int | None]]:
-        """Every stored session as (channel id, its `dump()` text, the version its board last showed)."""
-        ...
+    async def load_all(self) -> list[StoredSession]: ...
+
+    async def load(self, channel_id: int) -> StoredSession | None: ...
 
     async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
         """The board message of that game now shows `version` (never moves backwards)."""
@@ -69,9 +77,13 @@ class UnitOfWork:
         session.deadline = self._deadline(session)
         try:
             if session.stage == "closed":
-                await self._store.delete(session.channel_id)
+                await self._store.delete(session.channel_id, session.revision)
             else:
                 await self.save(session, record_of(session))
+        except SessionConflict:
+            log.warning("The game in channel %s moved on elsewhere; reloading it", session.channel_id)
+            reloaded = await self.reload(session.channel_id)
+            return Outcome.refuse(MOVED_ON, reloaded.snapshot() if reloaded else None)
         except Exception:
             log.exception("Could not save the session in channel %s", session.channel_id)
             self._roll_back(session, replaces)
@@ -84,14 +96,41 @@ class UnitOfWork:
     async def save(self, session: Session, finished: GameRecord | None = None) -> None:
         """One serialisation per change: it is both what is stored and what a failed change rolls back to."""
         state = session.dump()
-        await self._store.save(session.row(state), finished)
+        session.revision = await self._store.save(session.row(state), finished)
         session.saved = state
+
+    async def save_or_reload(self, session: Session) -> Session | None:
+        """Save a change that is not a move (the board's message, a reminder sent); if the game moved on
+        elsewhere, take it as stored instead. Returns the channel's session as it now is."""
+        try:
+            await self.save(session)
+        except SessionConflict:
+            log.warning("The game in channel %s moved on elsewhere; reloading it", session.channel_id)
+            return await self.reload(session.channel_id)
+        return session
+
+    async def reload(self, channel_id: int) -> Session | None:
+        """Take the channel's session as stored, after another process wrote it; None if it is gone."""
+        stored = await self._store.load(channel_id)
+        try:
+            session = Session.load(stored.state, stored.shown_version, stored.revision) if stored else None
+        except Exception:
+            log.exception("Could not read the game in channel %s after it moved on", channel_id)
+            session = None
+        if session is None:
+            self._sessions.pop(channel_id, None)
+        else:
+            self._sessions[channel_id] = session
+            self._after_commit(session)
+        return session
 
     def _roll_back(self, session: Session, replaces: Session | None) -> None:
         if replaces is not None:
             self._sessions[session.channel_id] = replaces
         elif session.saved is not None:
-            self._sessions[session.channel_id] = Session.load(session.saved, session.shown_version)
+            self._sessions[session.channel_id] = Session.load(
+                session.saved, session.shown_version, session.revision
+            )
         else:
             self._sessions.pop(session.channel_id, None)
 

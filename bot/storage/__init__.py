@@ -1,12 +1,16 @@
-"""SQLite storage: connection, migrations and the repositories that hold every SQL statement."""
+"""Storage: the database (SQLite or PostgreSQL), its schema, and the repositories that hold every SQL
+statement."""
 
-from bot.storage.database import (
-    DatabaseUnavailable,
-    SchemaTooNew,
-    connect,
-    migrate,
-    open_database,
-    transaction,
-)
+from bot.database_url import DatabaseUrl
+from bot.storage.database import Database, DatabaseBusy, DatabaseUnavailable, SchemaTooNew
+from bot.storage.schema import migrate, open_database
 
-__all__ = ["DatabaseUnavailable", "SchemaTooNew", "connect", "migrate", "open_database", "transaction"]
+__all__ = [
+    "Database",
+    "DatabaseBusy",
+    "DatabaseUnavailable",
+    "DatabaseUrl",
+    "SchemaTooNew",
+    "migrate",
+    "open_database",
+]

@@ -1,23 +1,27 @@
-"""Solved turn policies in SQLite, as the solver's own JSON."""
+"""Solved turn policies, as the solver's own JSON."""
 
 from __future__ import annotations
 
-import aiosqlite
+from sqlalchemy import text
+
+from bot.storage.database import Database
+
+_LOAD = text("SELECT policy FROM solver_cache WHERE rules_key = :key AND on_board = :on_board")
+_SAVE = text(
+    "INSERT INTO solver_cache (rules_key, on_board, policy) VALUES (:key, :on_board, :policy)"
+    " ON CONFLICT (rules_key, on_board) DO UPDATE SET policy = excluded.policy"
+)
 
 
-class SqlitePolicyStore:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+class SqlPolicyStore:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def load(self, rules_key: str, on_board: bool) -> str | None:
-        rows = await self._db.execute_fetchall(
-            "SELECT policy FROM solver_cache WHERE rules_key = ? AND on_board = ?", (rules_key, int(on_board))
-        )
-        row = next(iter(rows), None)
-        return str(row[0]) if row is not None else None
+        values = {"key": rules_key, "on_board": int(on_board)}
+        policy = await self._db.read(lambda c: c.execute(_LOAD, values).scalar())
+        return str(policy) if policy is not None else None
 
     async def save(self, rules_key: str, on_board: bool, policy: str) -> None:
-        await self._db.execute(
-            "INSERT OR REPLACE INTO solver_cache (rules_key, on_board, policy) VALUES (?, ?, ?)",
-            (rules_key, int(on_board), policy),
-        )
+        values = {"key": rules_key, "on_board": int(on_board), "policy": policy}
+        await self._db.write(lambda c: c.execute(_SAVE, values))

@@ -1,108 +1,118 @@
-"""Game records, per-server statistics and leaderboards: every SQL statement about results."""
+"""Game records, per-server statistics and leaderboards: every SQL statement about results.
+
+Functions take a `Connection` inside the caller's unit of work (`Database.write` / `Database.read`).
+"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
-import aiosqlite
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, RowMapping
 
 from bot.records import GameRecord, GameSummary, Metric, Period, Ranked, Rater, Rating, StatsRow
 from bot.storage import recent
 
 FORGOTTEN = "Forgotten player"
 
+_ARCHIVE = text(
+    "INSERT INTO games (game_id, guild_id, channel_id, rules, dice_start, actions, started_at, ended_at,"
+    " end_reason, counted) VALUES (:game_id, :guild_id, :channel_id, :rules, :dice_start, :actions,"
+    " :started_at, :ended_at, :end_reason, :counted) ON CONFLICT (game_id) DO NOTHING"
+)
+_PLAYER_COLUMNS = (
+    "seat, user_id, name, computer, team, placement, won, final_bank, turns, points, best_turn, farkles,"
+    " hot_dice"
+)
+_SEATS = text(
+    f"INSERT INTO game_players (game_id, {_PLAYER_COLUMNS}) VALUES (:game_id, "
+    + ", ".join(f":{column.strip()}" for column in _PLAYER_COLUMNS.split(","))
+    + ")"
+)
+# Placeholders first, so that two processes recording the same member at once queue on one row: the
+# second reads the first one's rating (PostgreSQL retries it) instead of overwriting it.
+_ENSURE_STATS = text(
+    "INSERT INTO player_stats (guild_id, user_id, name, mu, sigma, rating, last_played)"
+    " VALUES (:guild, :user, :name, 0, 0, 0, 0) ON CONFLICT (guild_id, user_id) DO NOTHING"
+)
+_RATINGS = text(
+    "SELECT user_id, games, mu, sigma, rating FROM player_stats WHERE guild_id = :guild AND user_id = :user"
+)
+_ADD_STATS = text(
+    "UPDATE player_stats SET name = :name, games = games + 1, wins = wins + :won, points = points + :points,"
+    " turns = turns + :turns,"
+    " best_turn = CASE WHEN best_turn > :best_turn THEN best_turn ELSE :best_turn END,"
+    " best_game = CASE WHEN best_game > :bank THEN best_game ELSE :bank END,"
+    " farkles = farkles + :farkles, hot_dice = hot_dice + :hot, mu = :mu, sigma = :sigma,"
+    " rating = :rating, last_played = :ended WHERE guild_id = :guild AND user_id = :user"
+)
 
-async def write_record(db: aiosqlite.Connection, record: GameRecord, rate: Rater) -> bool:
+
+def write_record(connection: Connection, record: GameRecord, rate: Rater) -> bool:
     """Archive a finished game and fold it into statistics (ratings by `rate`); False when already written.
 
-    Must run inside the caller's transaction: the game's primary key makes a retried final press,
-    or a second save of the same finished session, a no-op instead of a double count.
+    The game's primary key makes a retried final press, or a second save of the same finished session,
+    a no-op instead of a double count.
     """
-    cursor = await db.execute(
-        "INSERT OR IGNORE INTO games (game_id, guild_id, channel_id, rules, dice_start, actions,"
-        " started_at, ended_at, end_reason, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            record.game_id,
-            record.guild_id,
-            record.channel_id,
-            record.rules_json,
-            record.dice_start_json,
-            record.actions_json,
-            record.started_at,
-            record.ended_at,
-            record.end_reason,
-            int(record.counted),
-        ),
-    )
-    if cursor.rowcount != 1:
+    values = {
+        "game_id": record.game_id,
+        "guild_id": record.guild_id,
+        "channel_id": record.channel_id,
+        "rules": record.rules_json,
+        "dice_start": record.dice_start_json,
+        "actions": record.actions_json,
+        "started_at": record.started_at,
+        "ended_at": record.ended_at,
+        "end_reason": record.end_reason,
+        "counted": int(record.counted),
+    }
+    if connection.execute(_ARCHIVE, values).rowcount != 1:
         return False
-    await db.executemany(
-        "INSERT INTO game_players (game_id, seat, user_id, name, computer, team, placement, won, final_bank,"
-        " turns, points, best_turn, farkles, hot_dice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    connection.execute(
+        _SEATS,
         [
-            (
-                record.game_id,
-                p.seat,
-                p.user_id,
-                p.name,
-                p.computer,
-                p.team,
-                p.placement,
-                int(p.won),
-                p.final_bank,
-                p.turns,
-                p.points,
-                p.best_turn,
-                p.farkles,
-                p.hot_dice,
-            )
+            {
+                "game_id": record.game_id,
+                **{column.strip(): getattr(p, column.strip()) for column in _PLAYER_COLUMNS.split(",")},
+                "won": int(p.won),
+            }
             for p in record.players
         ],
     )
     if record.counted:
-        await _update_stats(db, record, rate)
-        await recent.add_game(db, record)
+        _update_stats(connection, record, rate)
+        recent.add_game(connection, record)
     return True
 
 
-async def _update_stats(db: aiosqlite.Connection, record: GameRecord, rate: Rater) -> None:
-    humans = record.humans
-    placeholders = ",".join("?" * len(humans))
-    rows = await db.execute_fetchall(
-        f"SELECT user_id, mu, sigma, rating FROM player_stats WHERE guild_id = ?"
-        f" AND user_id IN ({placeholders})",
-        (record.guild_id, *(p.user_id for p in humans)),
-    )
-    current = {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
-    after = rate([current.get(p.user_id) for p in humans], [p.placement for p in humans])
-    await db.executemany(
-        "INSERT INTO player_stats (guild_id, user_id, name, games, wins, points, turns, best_turn, best_game,"
-        " farkles, hot_dice, mu, sigma, rating, last_played)"
-        " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT(guild_id, user_id) DO UPDATE SET name = excluded.name, games = games + 1,"
-        " wins = wins + excluded.wins, points = points + excluded.points, turns = turns + excluded.turns,"
-        " best_turn = MAX(best_turn, excluded.best_turn), best_game = MAX(best_game, excluded.best_game),"
-        " farkles = farkles + excluded.farkles, hot_dice = hot_dice + excluded.hot_dice,"
-        " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
-        " last_played = excluded.last_played",
+def _update_stats(connection: Connection, record: GameRecord, rate: Rater) -> None:
+    humans = sorted(record.humans, key=lambda p: p.user_id)  # one lock order for every writer
+    keys = [{"guild": record.guild_id, "user": p.user_id, "name": p.name} for p in humans]
+    connection.execute(_ENSURE_STATS, keys)
+    before: list[Rating | None] = []
+    for key in keys:
+        row = connection.execute(_RATINGS, key).one()
+        before.append(Rating(row.mu, row.sigma, row.rating) if row.games else None)
+    after = rate(before, [p.placement for p in humans])
+    connection.execute(
+        _ADD_STATS,
         [
-            (
-                record.guild_id,
-                p.user_id,
-                p.name,
-                int(p.won),
-                p.points,
-                p.turns,
-                p.best_turn,
-                p.final_bank,
-                p.farkles,
-                p.hot_dice,
-                rating.mu,
-                rating.sigma,
-                rating.shown,
-                record.ended_at,
-            )
-            for p, rating in zip(humans, after, strict=True)
+            {
+                **key,
+                "won": int(p.won),
+                "points": p.points,
+                "turns": p.turns,
+                "best_turn": p.best_turn,
+                "bank": p.final_bank,
+                "farkles": p.farkles,
+                "hot": p.hot_dice,
+                "mu": rating.mu,
+                "sigma": rating.sigma,
+                "rating": rating.shown,
+                "ended": record.ended_at,
+            }
+            for key, p, rating in zip(keys, humans, after, strict=True)
         ],
     )
 
@@ -112,106 +122,124 @@ _TOTALS = {"all": "player_stats", "30d": "player_recent"}
 _VALUE = {
     "rating": "rating",
     "wins": "wins",
-    "win_rate": "CAST(wins AS REAL) / games",
+    "win_rate": "CAST(wins AS DOUBLE PRECISION) / games",
     "best_turn": "best_turn",
     "points": "points",
 }
 
 
-def _row(values: aiosqlite.Row) -> StatsRow:
+def _row(values: RowMapping) -> StatsRow:
     return StatsRow(*(values[key] for key in _STATS_COLUMNS.split(", ")))
 
 
-async def leaderboard(
-    db: aiosqlite.Connection,
+def _min_games(metric: Metric, min_games: int) -> int:
+    return min_games if metric == "win_rate" else 1
+
+
+def leaderboard(
+    connection: Connection,
     guild_id: int,
     metric: Metric,
     period: Period,
     *,
-    now: float,
     offset: int = 0,
     limit: int = 10,
     min_games: int = 1,
-    writer: aiosqlite.Connection | None = None,
 ) -> tuple[list[Ranked], int]:
-    """One page, in standard competition ranking ("1, 2, 2, 4"; ties listed by name), and the total."""
-    if period == "30d":
-        await recent.refresh(writer or db, guild_id, now)  # reads may use a read-only connection
+    """One page, in standard competition ranking ("1, 2, 2, 4"; ties listed by name), and the total.
+
+    The 30-day totals must be fresh (`recent.refresh`) before a 30-day page is read.
+    """
     table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "min_games": min_games if metric == "win_rate" else 1}
-    rows = await db.execute_fetchall(
-        f"SELECT RANK() OVER (ORDER BY {value} DESC) AS rank, {_STATS_COLUMNS} FROM {table}"
-        " WHERE guild_id = :guild AND games >= :min_games ORDER BY rank, name LIMIT :limit OFFSET :offset",
+    params = {"guild": guild_id, "min_games": _min_games(metric, min_games)}
+    rows = connection.execute(
+        text(
+            f"SELECT RANK() OVER (ORDER BY {value} DESC) AS rank, {_STATS_COLUMNS} FROM {table}"
+            " WHERE guild_id = :guild AND games >= :min_games ORDER BY rank, name, user_id"
+            " LIMIT :limit OFFSET :offset"
+        ),
         {**params, "limit": limit, "offset": offset},
-    )
-    total = await db.execute_fetchall(
-        f"SELECT COUNT(*) FROM {table} WHERE guild_id = :guild AND games >= :min_games", params
-    )
-    return [Ranked(row["rank"], _row(row)) for row in rows], int(next(iter(total))[0])
+    ).mappings()
+    page = [Ranked(int(row["rank"]), _row(row)) for row in rows]
+    total = connection.execute(
+        text(f"SELECT COUNT(*) FROM {table} WHERE guild_id = :guild AND games >= :min_games"), params
+    ).scalar_one()
+    return page, int(total)
 
 
-async def rank_of(
-    db: aiosqlite.Connection,
+def rank_of(
+    connection: Connection,
     guild_id: int,
     user_id: int,
     metric: Metric,
     period: Period,
     *,
-    now: float,
     min_games: int = 1,
-    writer: aiosqlite.Connection | None = None,
 ) -> Ranked | None:
     """The member's own line: their rank is one more than the members strictly ahead of them."""
-    if period == "30d":
-        await recent.refresh(writer or db, guild_id, now)  # reads may use a read-only connection
     table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "user": user_id, "min_games": min_games if metric == "win_rate" else 1}
-    rows = await db.execute_fetchall(
-        f"SELECT {_STATS_COLUMNS}, {value} AS value FROM {table}"
-        " WHERE guild_id = :guild AND user_id = :user AND games >= :min_games",
-        params,
+    params = {"guild": guild_id, "user": user_id, "min_games": _min_games(metric, min_games)}
+    mine = (
+        connection.execute(
+            text(
+                f"SELECT {_STATS_COLUMNS}, {value} AS value FROM {table}"
+                " WHERE guild_id = :guild AND user_id = :user AND games >= :min_games"
+            ),
+            params,
+        )
+        .mappings()
+        .first()
     )
-    mine = next(iter(rows), None)
     if mine is None:
         return None
-    ahead = await db.execute_fetchall(
-        f"SELECT COUNT(*) FROM {table} WHERE guild_id = :guild AND games >= :min_games AND {value} > :value",
+    ahead = connection.execute(
+        text(
+            f"SELECT COUNT(*) FROM {table} WHERE guild_id = :guild AND games >= :min_games"
+            f" AND {value} > :value"
+        ),
         {**params, "value": mine["value"]},
-    )
-    return Ranked(1 + int(next(iter(ahead))[0]), _row(mine))
+    ).scalar_one()
+    return Ranked(1 + int(ahead), _row(mine))
 
 
-async def member_stats(db: aiosqlite.Connection, guild_id: int, user_id: int) -> StatsRow | None:
-    rows = await db.execute_fetchall(
-        f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+def member_stats(connection: Connection, guild_id: int, user_id: int) -> StatsRow | None:
+    row = (
+        connection.execute(
+            text(f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE guild_id = :guild AND user_id = :user"),
+            {"guild": guild_id, "user": user_id},
+        )
+        .mappings()
+        .first()
     )
-    row = next(iter(rows), None)
     return _row(row) if row is not None else None
 
 
-async def recent_games(
-    db: aiosqlite.Connection, guild_id: int, channel_id: int | None = None, limit: int = 10
+_GAME_SEATS = text(
+    "SELECT name, final_bank, won FROM game_players WHERE game_id = :game ORDER BY placement, seat"
+)
+
+
+def recent_games(
+    connection: Connection, guild_id: int, channel_id: int | None = None, limit: int = 10
 ) -> list[GameSummary]:
-    where = "guild_id = ?" + (" AND channel_id = ?" if channel_id is not None else "")
-    params = (guild_id, channel_id) if channel_id is not None else (guild_id,)
-    games = await db.execute_fetchall(
-        f"SELECT game_id, channel_id, ended_at, json_extract(rules, '$.name') AS rules_name FROM games"
-        f" WHERE {where} ORDER BY ended_at DESC LIMIT ?",
-        (*params, limit),
-    )
+    where = "guild_id = :guild" + (" AND channel_id = :channel" if channel_id is not None else "")
+    games = connection.execute(
+        text(
+            f"SELECT game_id, channel_id, ended_at, rules FROM games WHERE {where}"
+            " ORDER BY ended_at DESC LIMIT :limit"
+        ),
+        {"guild": guild_id, "channel": channel_id, "limit": limit},
+    ).all()
     summaries = []
     for game in games:
-        players = await db.execute_fetchall(
-            "SELECT name, final_bank, won FROM game_players WHERE game_id = ? ORDER BY placement, seat",
-            (game["game_id"],),
-        )
+        players = connection.execute(_GAME_SEATS, {"game": game.game_id}).all()
         summaries.append(
             GameSummary(
-                game["game_id"],
-                game["channel_id"],
-                game["ended_at"],
-                game["rules_name"],
-                tuple((p[0], p[1], bool(p[2])) for p in players),
+                game.game_id,
+                int(game.channel_id),
+                float(game.ended_at),
+                str(json.loads(game.rules).get("name", "custom")),
+                tuple((p.name, int(p.final_bank), bool(p.won)) for p in players),
             )
         )
     return summaries
@@ -225,36 +253,40 @@ class ArchivedGame:
     seats: tuple[tuple[int, str, int | None], ...]  # user id, name, team
 
 
-async def archived_game(db: aiosqlite.Connection, guild_id: int, game_id: str) -> ArchivedGame | None:
-    rows = await db.execute_fetchall(
-        "SELECT rules, dice_start, actions FROM games WHERE guild_id = ? AND game_id = ?", (guild_id, game_id)
-    )
-    game = next(iter(rows), None)
+def archived_game(connection: Connection, guild_id: int, game_id: str) -> ArchivedGame | None:
+    game = connection.execute(
+        text("SELECT rules, dice_start, actions FROM games WHERE guild_id = :guild AND game_id = :game"),
+        {"guild": guild_id, "game": game_id},
+    ).first()
     if game is None:
         return None
-    seats = await db.execute_fetchall(
-        "SELECT user_id, name, team FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
-    )
-    return ArchivedGame(game[0], game[1], game[2], tuple((s[0], s[1], s[2]) for s in seats))
+    seats = connection.execute(
+        text("SELECT user_id, name, team FROM game_players WHERE game_id = :game ORDER BY seat"),
+        {"game": game_id},
+    ).all()
+    return ArchivedGame(game[0], game[1], game[2], tuple((int(s[0]), s[1], s[2]) for s in seats))
 
 
-async def forget_member(db: aiosqlite.Connection, user_id: int) -> None:
+def forget_member(connection: Connection, user_id: int) -> None:
     """Privacy: drop the member's statistics everywhere and replace their name in past games.
 
     The seat keeps its id so archived games still replay; `forgotten` keeps it out of every ranking.
     """
-    await db.execute("DELETE FROM player_stats WHERE user_id = ?", (user_id,))
-    await recent.forget(db, user_id)
-    await db.execute(
-        "UPDATE game_players SET name = ?, forgotten = 1 WHERE user_id = ?", (FORGOTTEN, user_id)
+    connection.execute(text("DELETE FROM player_stats WHERE user_id = :user"), {"user": user_id})
+    recent.forget(connection, user_id)
+    connection.execute(
+        text("UPDATE game_players SET name = :name, forgotten = 1 WHERE user_id = :user"),
+        {"name": FORGOTTEN, "user": user_id},
     )
 
 
-async def reset_leaderboard(db: aiosqlite.Connection, guild_id: int, now: float) -> None:
-    await db.execute("DELETE FROM player_stats WHERE guild_id = ?", (guild_id,))
-    await recent.reset(db, guild_id)
-    await db.execute(
-        "INSERT INTO leaderboard_resets (guild_id, reset_at) VALUES (?, ?)"
-        " ON CONFLICT(guild_id) DO UPDATE SET reset_at = excluded.reset_at",
-        (guild_id, now),
+def reset_leaderboard(connection: Connection, guild_id: int, now: float) -> None:
+    connection.execute(text("DELETE FROM player_stats WHERE guild_id = :guild"), {"guild": guild_id})
+    recent.reset(connection, guild_id)
+    connection.execute(
+        text(
+            "INSERT INTO leaderboard_resets (guild_id, reset_at) VALUES (:guild, :now)"
+            " ON CONFLICT (guild_id) DO UPDATE SET reset_at = excluded.reset_at"
+        ),
+        {"guild": guild_id, "now": now},
     )

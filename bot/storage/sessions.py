@@ -1,63 +1,82 @@
-"""Sessions in SQLite: each accepted action replaces the channel's row in one statement."""
+"""Sessions: each accepted action replaces the channel's row, if nobody else wrote it first."""
 
 from __future__ import annotations
 
-import aiosqlite
+from functools import partial
 
-from bot.records import GameRecord, Rater, SessionRow
-from bot.storage.database import transaction
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, RowMapping
+
+from bot.records import GameRecord, Rater, SessionConflict, SessionRow, StoredSession
+from bot.storage.database import Database
 from bot.storage.results import write_record
 
+_COLUMNS = "channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state, shown_version"
+_INSERT = text(
+    f"INSERT INTO sessions ({_COLUMNS}, revision, updated_at) VALUES (:channel_id, :guild_id, :game_id,"
+    " :stage, :version, :board_message_id, :deadline, :state, :shown_version, 1, CURRENT_TIMESTAMP)"
+    " ON CONFLICT (channel_id) DO NOTHING"
+)
+_UPDATE = text(
+    "UPDATE sessions SET guild_id = :guild_id, game_id = :game_id, stage = :stage, version = :version,"
+    " board_message_id = :board_message_id, deadline = :deadline, state = :state,"
+    " shown_version = :shown_version, revision = :revision + 1, updated_at = CURRENT_TIMESTAMP"
+    " WHERE channel_id = :channel_id AND revision = :revision"
+)
+_DELETE = text("DELETE FROM sessions WHERE channel_id = :channel AND revision = :revision")
+_SELECT = "SELECT channel_id, guild_id, state, shown_version, revision FROM sessions"
+_ALL = text(f"{_SELECT} ORDER BY channel_id")
+_ONE = text(f"{_SELECT} WHERE channel_id = :channel")
+_SHOWN = text(
+    "UPDATE sessions SET shown_version = :version WHERE channel_id = :channel AND game_id = :game"
+    " AND (shown_version IS NULL OR shown_version < :version)"
+)
 
-class SqliteSessionStore:
-    def __init__(self, db: aiosqlite.Connection, rate: Rater) -> None:
+
+class SqlSessionStore:
+    def __init__(self, db: Database, rate: Rater) -> None:
         self._db = db
         self._rate = rate
 
-    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> None:
-        """The session's new state; a game that just ended is archived in the same transaction."""
-        async with transaction(self._db):
-            if finished is not None:
-                await write_record(self._db, finished, self._rate)
-            await self._upsert(row)
+    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> int:
+        """The session's new state, returning the row's new revision; a game that just ended is archived
+        in the same transaction. Raises `SessionConflict` (writing nothing) if the row moved on."""
+        return await self._db.write(partial(self._save, row, finished))
 
-    async def _upsert(self, row: SessionRow) -> None:
-        await self._db.execute(
-            "INSERT INTO sessions"
-            " (channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state,"
-            " shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT(channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
-            " game_id = excluded.game_id, stage = excluded.stage, version = excluded.version,"
-            " board_message_id = excluded.board_message_id,"
-            " deadline = excluded.deadline, state = excluded.state, shown_version = excluded.shown_version,"
-            " updated_at = datetime('now')",
-            (
-                row.channel_id,
-                row.guild_id,
-                row.game_id,
-                row.stage,
-                row.version,
-                row.board_message_id,
-                row.deadline,
-                row.state,
-                row.shown_version,
-            ),
-        )
+    def _save(self, row: SessionRow, finished: GameRecord | None, connection: Connection) -> int:
+        if finished is not None:
+            write_record(connection, finished, self._rate)
+        values = {key: getattr(row, key) for key in _COLUMNS.split(", ")}
+        if row.revision is None:
+            written = connection.execute(_INSERT, values).rowcount
+        else:
+            written = connection.execute(_UPDATE, {**values, "revision": row.revision}).rowcount
+        if written != 1:
+            raise SessionConflict(f"the session in channel {row.channel_id} was written by someone else")
+        return 1 if row.revision is None else row.revision + 1
 
-    async def delete(self, channel_id: int) -> None:
-        async with transaction(self._db):
-            await self._db.execute("DELETE FROM sessions WHERE channel_id = ?", (channel_id,))
+    async def delete(self, channel_id: int, revision: int | None) -> None:
+        if revision is not None:
+            await self._db.write(partial(_delete, channel_id, revision))
 
-    async def load_all(self) -> list[tuple[int, str, int | None]]:
-        rows = await self._db.execute_fetchall(
-            "SELECT channel_id, state, shown_version FROM sessions ORDER BY channel_id"
-        )
-        return [(int(row[0]), str(row[1]), row[2]) for row in rows]
+    async def load_all(self) -> list[StoredSession]:
+        rows = await self._db.read(lambda connection: connection.execute(_ALL).mappings().all())
+        return [_stored(row) for row in rows]
+
+    async def load(self, channel_id: int) -> StoredSession | None:
+        row = await self._db.read(lambda c: c.execute(_ONE, {"channel": channel_id}).mappings().first())
+        return _stored(row) if row is not None else None
 
     async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
-        async with transaction(self._db):
-            await self._db.execute(
-                "UPDATE sessions SET shown_version = ? WHERE channel_id = ? AND game_id = ?"
-                " AND (shown_version IS NULL OR shown_version < ?)",
-                (version, channel_id, game_id, version),
-            )
+        values = {"version": version, "channel": channel_id, "game": game_id}
+        await self._db.write(lambda connection: connection.execute(_SHOWN, values))
+
+
+def _delete(channel_id: int, revision: int, connection: Connection) -> None:
+    if connection.execute(_DELETE, {"channel": channel_id, "revision": revision}).rowcount != 1:
+        raise SessionConflict(f"the session in channel {channel_id} was written by someone else")
+
+
+def _stored(row: RowMapping) -> StoredSession:
+    channel, guild, state = int(row["channel_id"]), int(row["guild_id"]), str(row["state"])
+    return StoredSession(channel, guild, state, row["shown_version"], int(row["revision"]))

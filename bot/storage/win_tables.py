@@ -1,22 +1,25 @@
-"""Solved win-probability tables in SQLite, as the solver's own bytes."""
+"""Solved win-probability tables, as the solver's own bytes."""
 
 from __future__ import annotations
 
-import aiosqlite
+from sqlalchemy import text
+
+from bot.storage.database import Database
+
+_LOAD = text("SELECT tables FROM win_tables WHERE table_key = :key")
+_SAVE = text(
+    "INSERT INTO win_tables (table_key, tables) VALUES (:key, :tables)"
+    " ON CONFLICT (table_key) DO UPDATE SET tables = excluded.tables"
+)
 
 
-class SqliteWinTableStore:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+class SqlWinTableStore:
+    def __init__(self, db: Database) -> None:
         self._db = db
 
     async def load(self, table_key: str) -> bytes | None:
-        rows = await self._db.execute_fetchall(
-            "SELECT tables FROM win_tables WHERE table_key = ?", (table_key,)
-        )
-        row = next(iter(rows), None)
-        return bytes(row[0]) if row is not None else None
+        tables = await self._db.read(lambda c: c.execute(_LOAD, {"key": table_key}).scalar())
+        return bytes(tables) if tables is not None else None
 
     async def save(self, table_key: str, tables: bytes) -> None:
-        await self._db.execute(
-            "INSERT OR REPLACE INTO win_tables (table_key, tables) VALUES (?, ?)", (table_key, tables)
-        )
+        await self._db.write(lambda c: c.execute(_SAVE, {"key": table_key, "tables": tables}))

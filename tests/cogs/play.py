@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import discord
 import simcord
+from sqlalchemy import text
 
 from bot.client import FarkleBot
 
@@ -141,6 +143,16 @@ def disabled(message: discord.Message) -> set[str]:
 MakeBot = Callable[[], FarkleBot]
 
 
+async def query(env: simcord.Env, sql: str, **params: object) -> list[tuple[Any, ...]]:
+    """Rows straight from the bot's database (a test looking behind the scenes)."""
+    return [tuple(row) for row in await farkle(env).db.read(lambda c: c.execute(text(sql), params).all())]
+
+
+async def execute(env: simcord.Env, sql: str, **params: object) -> None:
+    """A change made behind the bot's back, as an operator or another process would."""
+    await farkle(env).db.write(lambda c: c.execute(text(sql), params))
+
+
 def farkle(env: simcord.Env) -> FarkleBot:
     bot = env.bot
     assert isinstance(bot, FarkleBot)
@@ -150,7 +162,7 @@ def farkle(env: simcord.Env) -> FarkleBot:
 async def restart(env: simcord.Env, make_bot: MakeBot) -> None:
     """A deploy: a fresh bot on the same database; the old one is closed like a stopped process.
 
-    SimCord's `restart_bot` detaches the old bot without closing it, and its aiosqlite thread would
+    SimCord's `restart_bot` detaches the old bot without closing it, and its database threads would
     keep the test process alive at exit.
     """
     old = farkle(env)

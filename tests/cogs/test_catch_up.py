@@ -21,11 +21,12 @@ from tests.cogs.play import (
     buttons,
     description,
     die_face,
-    farkle,
+    execute,
     keep,
     open_game,
     pings,
     press,
+    query,
     restart,
 )
 
@@ -114,19 +115,11 @@ async def test_a_damaged_saved_game_is_left_aside_and_the_others_come_back(
     dice.script(ROLL_OFF, SIX_ONES)
     await open_game(table.channel, table.ana, table.ben)
     await open_game(other, table.ana, table.ben)
-    db = farkle(env).db
-    state = json.loads(
-        next(
-            iter(
-                await db.execute_fetchall(
-                    "SELECT state FROM sessions WHERE channel_id = ?", (table.channel.id,)
-                )
-            )
-        )[0]
-    )
+    ((saved,),) = await query(env, "SELECT state FROM sessions WHERE channel_id = :c", c=table.channel.id)
+    state = json.loads(saved)
     del state["seats"]
-    await db.execute(
-        "UPDATE sessions SET state = ? WHERE channel_id = ?", (json.dumps(state), table.channel.id)
+    await execute(
+        env, "UPDATE sessions SET state = :s WHERE channel_id = :c", s=json.dumps(state), c=table.channel.id
     )
 
     await restart(env, make_bot)

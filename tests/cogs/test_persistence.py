@@ -6,6 +6,7 @@ while SimCord keeps the world (channels, messages and their buttons).
 
 from __future__ import annotations
 
+import json
 import re
 
 import discord
@@ -13,7 +14,6 @@ import pytest
 import simcord
 
 from bot.ratings import rate_game
-from bot.storage import transaction
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import send_press, until_answered
@@ -27,12 +27,14 @@ from tests.cogs.play import (
     board_message,
     buttons,
     description,
+    execute,
     farkle,
     field,
     keep_all,
     labels,
     latest,
     open_game,
+    query,
     refused,
     restart,
     title,
@@ -40,9 +42,8 @@ from tests.cogs.play import (
 from tests.records import player, synthetic
 
 
-async def scalar(env: simcord.Env, sql: str, *params: object) -> object:
-    rows = await farkle(env).db.execute_fetchall(sql, params)
-    return next(iter(rows))[0]
+async def scalar(env: simcord.Env, sql: str, **params: object) -> object:
+    return (await query(env, sql, **params))[0][0]
 
 
 async def recorded(env: simcord.Env) -> tuple[object, object]:
@@ -176,12 +177,10 @@ async def test_a_turn_timer_that_expired_while_the_bot_was_down_fires_at_start_u
     dice.script(ROLL_OFF)
     await open_game(table.channel, table.ana, table.ben)
     await env.advance_time(30)
-    bot = farkle(env)
-    async with transaction(bot.db):
-        await bot.db.execute(
-            "UPDATE sessions SET deadline = ?, state = json_set(state, '$.deadline', ?)",
-            (bot.clock.now() - 5, bot.clock.now() - 5),
-        )
+    past = farkle(env).clock.now() - 5
+    ((state,),) = await query(env, "SELECT state FROM sessions")
+    state = json.dumps({**json.loads(state), "deadline": past})
+    await execute(env, "UPDATE sessions SET deadline = :past, state = :state", past=past, state=state)
     before = {m.id for m in table.channel.history()}
 
     await restart(env, make_bot)
@@ -242,11 +241,12 @@ async def seed_leaderboard(env: simcord.Env, table: Table) -> None:
     bot = farkle(env)
     members = [(9000 + n, f"m{n:02d}", n * 1000) for n in range(1, 26)] + [(table.ana.id, "ana", 12_500)]
     ended = bot.clock.now() - 3600
-    async with transaction(bot.db):
-        for index in range(0, len(members), 2):
-            low, high = sorted(members[index : index + 2], key=lambda m: m[2])
-            (winner, winner_name, winner_points), (loser, loser_name, loser_points) = high, low
-            record = synthetic(
+    records = []
+    for index in range(0, len(members), 2):
+        low, high = sorted(members[index : index + 2], key=lambda m: m[2])
+        (winner, winner_name, winner_points), (loser, loser_name, loser_points) = high, low
+        records.append(
+            synthetic(
                 f"seed{index:02d}",
                 player(winner, name=winner_name, points=winner_points, best=winner_points // 2, won=True),
                 player(loser, name=loser_name, points=loser_points, best=loser_points // 2),
@@ -254,7 +254,9 @@ async def seed_leaderboard(env: simcord.Env, table: Table) -> None:
                 guild=table.guild.id,
                 channel=table.channel.id,
             )
-            assert await write_record(bot.db, record, rate_game)
+        )
+    written = await bot.db.write(lambda c: [write_record(c, record, rate_game) for record in records])
+    assert all(written)
 
 
 def lines(message: discord.Message) -> list[str]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from bot.engine import Ruleset, ScriptedDice
-from bot.records import GameRecord, SessionRow
+from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.commands import OUTDATED
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
@@ -50,28 +50,43 @@ async def settle() -> None:
 
 
 class MemoryStore:
-    """Sessions as the JSON a real store would keep; `failures` makes the next writes raise."""
+    """Sessions as the JSON a real store would keep, each write a compare-and-set on the row's revision;
+    `failures` makes the next writes raise."""
 
     def __init__(self) -> None:
         self.rows: dict[int, str] = {}
+        self.revisions: dict[int, int] = {}
         self.shown: dict[int, int] = {}
         self.archived: dict[str, GameRecord] = {}
         self.failures = 0
 
-    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> None:
+    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> int:
         await asyncio.sleep(0)  # a real store gives the event loop a turn while it writes
         self._maybe_fail()
+        if self.revisions.get(row.channel_id) != row.revision:
+            raise SessionConflict("moved on")
         self.rows[row.channel_id] = row.state
+        self.revisions[row.channel_id] = (row.revision or 0) + 1
         if finished is not None:
             self.archived.setdefault(finished.game_id, finished)
+        return self.revisions[row.channel_id]
 
-    async def delete(self, channel_id: int) -> None:
+    async def delete(self, channel_id: int, revision: int | None) -> None:
         await asyncio.sleep(0)
         self._maybe_fail()
+        if self.revisions.get(channel_id) != revision:
+            raise SessionConflict("moved on")
         self.rows.pop(channel_id, None)
+        self.revisions.pop(channel_id, None)
 
-    async def load_all(self) -> list[tuple[int, str, int | None]]:
-        return [(channel, row, self.shown.get(channel)) for channel, row in sorted(self.rows.items())]
+    async def load_all(self) -> list[StoredSession]:
+        return [stored for channel in sorted(self.rows) if (stored := await self.load(channel))]
+
+    async def load(self, channel_id: int) -> StoredSession | None:
+        if channel_id not in self.rows:
+            return None
+        state, shown = self.rows[channel_id], self.shown.get(channel_id)
+        return StoredSession(channel_id, GUILD, state, shown, self.revisions.get(channel_id, 0))
 
     async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
         self.shown[channel_id] = version

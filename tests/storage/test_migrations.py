@@ -1,60 +1,138 @@
+"""The schema's history: Alembic revisions on both backends, and SQLite databases from before Alembic
+upgraded in place with their data."""
+
+from __future__ import annotations
+
+import sqlite3
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from sqlalchemy import text
 
-from bot.storage import SchemaTooNew, connect, migrate
-from bot.storage.database import BUSY_TIMEOUT_MS, available_migrations
+from bot.database_url import DatabaseUrl
+from bot.ratings import rate_game
+from bot.sessions.archive import record_of
+from bot.storage import Database, SchemaTooNew, open_database
+from bot.storage.database import BUSY_TIMEOUT_MS, sqlalchemy_url
+from bot.storage.schema import available_legacy, legacy_upgrade, revisions
+from bot.storage.sessions import SqlSessionStore
+from tests.storage.test_results import ANA, BEN, GUILD, NOW, board, finished, seat
 
 
-async def test_fresh_database_gets_every_migration_in_order(tmp_path: Path) -> None:
-    db = await connect(tmp_path / "a" / "farkle.sqlite3")
-    applied = await migrate(db)
-    assert applied == [version for version, _ in available_migrations()]
-    assert applied == sorted(applied) and applied[0] == 1
+def _schema(connection: sa.Connection) -> list[tuple[str, str]]:
+    inspector = sa.inspect(connection)
+    return sorted(
+        (table, f"{column['name']} {column['type']} {column['nullable']}")
+        for table in inspector.get_table_names()
+        for column in inspector.get_columns(table)
+    ) + sorted(
+        (table, index["name"] or "")
+        for table in inspector.get_table_names()
+        for index in inspector.get_indexes(table)
+    )
+
+
+async def test_a_fresh_database_gets_every_revision_and_a_second_run_changes_nothing(
+    blank_database_url: DatabaseUrl,
+) -> None:
+    db, applied = await open_database(blank_database_url)
+    assert applied == revisions() and applied[0] == "0009"
+    before = await db.read(_schema)
+    await db.close()
+    db, applied = await open_database(blank_database_url)
+    assert applied == []
+    assert await db.read(_schema) == before
     await db.close()
 
 
-async def test_running_twice_changes_nothing(tmp_path: Path) -> None:
-    db = await connect(tmp_path / "farkle.sqlite3")
-    await migrate(db)
-    async with db.execute("SELECT name, sql FROM sqlite_master ORDER BY name") as cursor:
-        before = await cursor.fetchall()
-    assert await migrate(db) == []
-    async with db.execute("SELECT name, sql FROM sqlite_master ORDER BY name") as cursor:
-        assert await cursor.fetchall() == before
-    await db.close()
-
-
-async def test_newer_schema_is_refused(tmp_path: Path) -> None:
-    db = await connect(tmp_path / "farkle.sqlite3")
-    await migrate(db)
-    await db.execute("INSERT INTO schema_migrations (version, name) VALUES (9999, '9999_future.sql')")
+async def test_a_newer_schema_is_refused(database: Database) -> None:
+    await database.write(lambda c: c.execute(text("UPDATE alembic_version SET version_num = '9999'")))
     with pytest.raises(SchemaTooNew, match="newer"):
-        await migrate(db)
-    await db.close()
+        await open_database(database.where)
 
 
-async def test_failed_migration_is_rolled_back(tmp_path: Path) -> None:
+def legacy_database(path: Path, upto: int, directory: Path | None = None) -> sqlite3.Connection:
+    """A SQLite database as the numbered migrations of earlier versions left it."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
+    )
+    for version, script in available_legacy()[:upto]:
+        db.executescript(f"BEGIN;{script.read_text()};COMMIT;")
+        db.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (version, script.name))
+    return db
+
+
+async def test_a_database_from_before_alembic_keeps_a_running_game(tmp_path: Path) -> None:
+    path = tmp_path / "farkle.sqlite3"
+    old = legacy_database(path, upto=2)  # command sync and sessions: no results yet
+    session = finished("g1", [seat(ANA), seat(BEN)])
+    session.stage, session.ended_at = "playing", None  # stored as a game still going
+    old.execute(
+        "INSERT INTO sessions (channel_id, guild_id, game_id, stage, version, board_message_id,"
+        " deadline, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (10, GUILD, "g1", "playing", session.version, 555, NOW + 60, session.dump()),
+    )
+    old.execute("INSERT INTO command_sync (scope, tree_hash) VALUES ('global', 'abc')")
+    old.close()
+
+    db, applied = await open_database(DatabaseUrl.of_path(path))
+    try:
+        assert applied == revisions()[1:], "the legacy files run, then the revisions after the baseline"
+        legacy = sqlite3.connect(path).execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+        assert legacy == (available_legacy()[-1][0],)
+        store = SqlSessionStore(db, rate_game)
+        (row,) = await store.load_all()
+        assert (row.channel_id, row.state, row.shown_version) == (10, session.dump(), session.version)
+        assert row.shown_version == session.version, "a row saved before 0008 counts as shown"
+        fetched = await db.read(
+            lambda c: c.execute(text("SELECT board_message_id, deadline FROM sessions")).all()
+        )
+        assert [tuple(r) for r in fetched] == [(555, NOW + 60)]
+        hashes = await db.read(lambda c: c.execute(text("SELECT tree_hash FROM command_sync")).all())
+        assert [r[0] for r in hashes] == ["abc"]
+        # The upgraded database takes results straight away, through the compare-and-set of its row.
+        restored = session.load(row.state, row.shown_version, row.revision)
+        restored.stage, restored.ended_at = "over", NOW
+        await store.save(restored.row(restored.dump()), record_of(restored))
+        assert await board(db, "wins") == [(1, "ana"), (2, "ben")]
+    finally:
+        await db.close()
+
+
+async def test_a_legacy_database_newer_than_its_files_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "farkle.sqlite3"
+    old = legacy_database(path, upto=9)
+    old.execute("INSERT INTO schema_migrations (version, name) VALUES (99, '0099_future.sql')")
+    old.close()
+    with pytest.raises(SchemaTooNew, match="newer"):
+        await open_database(DatabaseUrl.of_path(path))
+
+
+def test_a_failed_legacy_migration_is_rolled_back(tmp_path: Path) -> None:
     folder = tmp_path / "migrations"
     folder.mkdir()
     (folder / "0001_good.sql").write_text("CREATE TABLE good (x INTEGER);")
     (folder / "0002_bad.sql").write_text("CREATE TABLE half (x INTEGER); INSERT INTO missing VALUES (1);")
-    db = await connect(tmp_path / "farkle.sqlite3")
-    with pytest.raises(Exception, match="missing"):
-        await migrate(db, folder)
-    async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
-        tables = {row[0] for row in await cursor.fetchall()}
+    legacy_database(tmp_path / "farkle.sqlite3", upto=0).close()
+    engine = sa.create_engine(sqlalchemy_url(DatabaseUrl.of_path(tmp_path / "farkle.sqlite3")))
+    with engine.connect() as connection, pytest.raises(Exception, match="missing"):
+        legacy_upgrade(connection, folder)
+    engine.dispose()
+    db = sqlite3.connect(tmp_path / "farkle.sqlite3")
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "good" in tables and "half" not in tables
-    async with db.execute("SELECT version FROM schema_migrations") as cursor:
-        assert [row[0] for row in await cursor.fetchall()] == [1]
-    await db.close()
+    assert [row[0] for row in db.execute("SELECT version FROM schema_migrations")] == [1]
+    db.close()
 
 
-async def test_connection_pragmas(tmp_path: Path) -> None:
-    db = await connect(tmp_path / "farkle.sqlite3")
+async def test_sqlite_connections_wait_briefly_and_use_the_write_ahead_log(tmp_path: Path) -> None:
+    db, _ = await open_database(DatabaseUrl.of_path(tmp_path / "farkle.sqlite3"))
     # Well under Discord's 3-second answer window: a locked database still gets its answer in time.
     for pragma, expected in (("journal_mode", "wal"), ("foreign_keys", 1), ("busy_timeout", BUSY_TIMEOUT_MS)):
-        async with db.execute(f"PRAGMA {pragma}") as cursor:
-            row = await cursor.fetchone()
-        assert row is not None and row[0] == expected
+        value = await db.write(lambda c, pragma=pragma: c.exec_driver_sql(f"PRAGMA {pragma}").scalar())
+        assert value == expected
+    assert await db.read(lambda c: c.exec_driver_sql("PRAGMA query_only").scalar()) == 1
     await db.close()

@@ -1,35 +1,33 @@
-"""Game records, statistics and leaderboards in SQLite, with no Discord: a temporary database file."""
+"""Game records, statistics and leaderboards, with no Discord: every test on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
-import shutil
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
-import aiosqlite
 import pytest
+from sqlalchemy import text
 
 from bot.engine import Game, Ruleset, ScriptedDice
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate, rate_game
-from bot.records import METRICS, GameRecord, Metric, Period, PlayerRecord
+from bot.records import (
+    METRICS,
+    GameRecord,
+    GameSummary,
+    Metric,
+    Period,
+    PlayerRecord,
+    Ranked,
+    StatsRow,
+    StoredSession,
+)
 from bot.sessions.archive import record_of, replay
 from bot.sessions.session import Seat, Session
-from bot.storage import connect, migrate, transaction
-from bot.storage.database import MIGRATIONS_DIR
-from bot.storage.results import (
-    FORGOTTEN,
-    archived_game,
-    forget_member,
-    leaderboard,
-    member_stats,
-    rank_of,
-    recent_games,
-    reset_leaderboard,
-    write_record,
-)
-from bot.storage.sessions import SqliteSessionStore
+from bot.storage import Database, recent, results
+from bot.storage.results import FORGOTTEN, ArchivedGame, forget_member, reset_leaderboard, write_record
+from bot.storage.sessions import SqlSessionStore
 from tests import records as factories
 
 GUILD = 1
@@ -43,11 +41,48 @@ NAMES = {ANA: "ana", BEN: "ben", CY: "cy", DEE: "dee", EVE: "eve"}
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    connection = await connect(tmp_path / "farkle.sqlite3")
-    await migrate(connection)
-    yield connection
-    await connection.close()
+def db(database: Database) -> Database:
+    """A migrated, empty database: a SQLite file, then a PostgreSQL database (tests/databases.py)."""
+    return database
+
+
+# ---------------------------------------------------------------------- reading, as the services do
+
+
+async def fetch(db: Database, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in await db.read(lambda c: c.execute(text(sql), params).all())]
+
+
+async def member_stats(db: Database, guild: int, user: int) -> StatsRow | None:
+    return await db.read(partial(results.member_stats, guild_id=guild, user_id=user))
+
+
+async def recent_games(db: Database, guild: int) -> list[GameSummary]:
+    return await db.read(partial(results.recent_games, guild_id=guild))
+
+
+async def archived_game(db: Database, guild: int, game_id: str) -> ArchivedGame | None:
+    return await db.read(partial(results.archived_game, guild_id=guild, game_id=game_id))
+
+
+async def leaderboard(
+    db: Database, guild: int, metric: Metric, period: Period, *, now: float, **page: int
+) -> tuple[list[Ranked], int]:
+    if period == "30d":
+        await recent.refresh(db, guild, now)
+    return await db.read(partial(results.leaderboard, guild_id=guild, metric=metric, period=period, **page))
+
+
+async def rank_of(
+    db: Database, guild: int, user: int, metric: Metric, period: Period, *, now: float, min_games: int = 1
+) -> Ranked | None:
+    if period == "30d":
+        await recent.refresh(db, guild, now)
+    return await db.read(
+        partial(
+            results.rank_of, guild_id=guild, user_id=user, metric=metric, period=period, min_games=min_games
+        )
+    )
 
 
 # ---------------------------------------------------------------------- building games
@@ -95,13 +130,13 @@ def finished(
 class Sessions:
     """The store as the session layer's unit of work calls it: the row, and the record of a game just over."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._store = SqliteSessionStore(db, rate_game)
+    def __init__(self, db: Database) -> None:
+        self._store = SqlSessionStore(db, rate_game)
 
     async def save(self, session: Session) -> None:
-        await self._store.save(session.row(session.dump()), record_of(session))
+        session.revision = await self._store.save(session.row(session.dump()), record_of(session))
 
-    async def load_all(self) -> list[tuple[int, str, int | None]]:
+    async def load_all(self) -> list[StoredSession]:
         return await self._store.load_all()
 
 
@@ -121,19 +156,17 @@ def synthetic(game_id: str, *players: PlayerRecord, ended_at: float = NOW, guild
     return factories.synthetic(game_id, *players, ended_at=ended_at, guild=guild)
 
 
-async def write(db: aiosqlite.Connection, *games: GameRecord) -> None:
+async def write(db: Database, *games: GameRecord) -> None:
     for game in games:
-        async with transaction(db):
-            assert await write_record(db, game, rate_game)
+        assert await db.write(partial(write_record, record=game, rate=rate_game))
 
 
-async def count(db: aiosqlite.Connection, table: str) -> int:
-    rows = await db.execute_fetchall(f"SELECT COUNT(*) FROM {table}")
-    return int(next(iter(rows))[0])
+async def count(db: Database, table: str) -> int:
+    return int((await fetch(db, f"SELECT COUNT(*) FROM {table}"))[0][0])
 
 
 async def board(
-    db: aiosqlite.Connection,
+    db: Database,
     metric: Metric,
     period: Period = "all",
     *,
@@ -149,7 +182,7 @@ async def board(
 # ---------------------------------------------------------------------- written exactly once
 
 
-async def test_a_finished_session_saved_twice_is_recorded_once(db: aiosqlite.Connection) -> None:
+async def test_a_finished_session_saved_twice_is_recorded_once(db: Database) -> None:
     store = Sessions(db)
     session = finished("g1", [seat(ANA), seat(BEN)])
     await store.save(session)
@@ -163,21 +196,24 @@ async def test_a_finished_session_saved_twice_is_recorded_once(db: aiosqlite.Con
     assert ben is not None and (ben.games, ben.wins, ben.points, ben.farkles) == (1, 0, 0, 1)
     record = record_of(session)
     assert record is not None
-    async with transaction(db):
-        assert not await write_record(db, record, rate_game)
+    assert not await db.write(partial(write_record, record=record, rate=rate_game))
     assert (await member_stats(db, GUILD, ANA)) == ana
 
 
-async def test_the_same_game_saved_twice_at_once_is_recorded_once(db: aiosqlite.Connection) -> None:
-    store = Sessions(db)
-    session = finished("g1", [seat(ANA), seat(BEN)])
-    await asyncio.gather(store.save(session), store.save(session))
+async def test_the_same_game_saved_twice_at_once_is_recorded_once(db: Database) -> None:
+    """Two writers of one session row (two processes during a re-shard): one wins, the other is told."""
+    stores = Sessions(db), Sessions(db)
+    copies = finished("g1", [seat(ANA), seat(BEN)]), finished("g1", [seat(ANA), seat(BEN)])
+    outcomes = await asyncio.gather(
+        *(s.save(c) for s, c in zip(stores, copies, strict=True)), return_exceptions=True
+    )
+    assert sorted(type(outcome).__name__ for outcome in outcomes) == ["NoneType", "SessionConflict"]
     assert await count(db, "games") == 1
     ana = await member_stats(db, GUILD, ANA)
     assert ana is not None and ana.games == 1
 
 
-async def test_two_games_ending_at_once_are_both_recorded(db: aiosqlite.Connection) -> None:
+async def test_two_games_ending_at_once_are_both_recorded(db: Database) -> None:
     store = Sessions(db)
     first = finished("g1", [seat(ANA), seat(BEN)], channel=10)
     second = finished("g2", [seat(ANA), seat(CY)], channel=11)
@@ -190,13 +226,12 @@ async def test_two_games_ending_at_once_are_both_recorded(db: aiosqlite.Connecti
     once = rate([(DEFAULT_MU, DEFAULT_SIGMA), (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]
     twice = rate([once, (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]
     assert ana.rating == pytest.approx(conservative(*twice))
-    assert {channel for channel, _, _ in await store.load_all()} == {10, 11}
+    assert {stored.channel_id for stored in await store.load_all()} == {10, 11}
 
 
-async def test_two_connections_ending_games_at_once_both_record(
-    db: aiosqlite.Connection, tmp_path: Path
-) -> None:
-    other = await connect(tmp_path / "farkle.sqlite3")
+async def test_two_processes_ending_games_at_once_both_record(db: Database) -> None:
+    """Two shard processes record games of the same member at the same instant: no update is lost."""
+    other = Database(db.where)
     try:
         first = finished("g1", [seat(ANA), seat(BEN)], channel=10)
         second = finished("g2", [seat(ANA), seat(CY)], channel=11)
@@ -204,14 +239,16 @@ async def test_two_connections_ending_games_at_once_both_record(
     finally:
         await other.close()
     ana = await member_stats(db, GUILD, ANA)
-    assert await count(db, "games") == 2 and ana is not None and ana.games == 2
+    assert await count(db, "games") == 2 and ana is not None and (ana.games, ana.wins) == (2, 2)
+    once = rate([(DEFAULT_MU, DEFAULT_SIGMA), (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]
+    assert ana.rating == pytest.approx(conservative(*rate([once, (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]))
 
 
-async def test_games_against_computers_are_recorded_but_not_counted(db: aiosqlite.Connection) -> None:
+async def test_games_against_computers_are_recorded_but_not_counted(db: Database) -> None:
     store = Sessions(db)
     await store.save(finished("g1", [seat(ANA), computer()]))
 
-    rows = await db.execute_fetchall("SELECT counted FROM games WHERE game_id = 'g1'")
+    rows = await fetch(db, "SELECT counted FROM games WHERE game_id = 'g1'")
     assert [row[0] for row in rows] == [0]
     assert await count(db, "game_players") == 2
     assert await member_stats(db, GUILD, ANA) is None
@@ -223,7 +260,7 @@ async def test_games_against_computers_are_recorded_but_not_counted(db: aiosqlit
     ]
 
 
-async def test_two_humans_and_a_computer_count_for_the_humans_only(db: aiosqlite.Connection) -> None:
+async def test_two_humans_and_a_computer_count_for_the_humans_only(db: Database) -> None:
     await Sessions(db).save(finished("g1", [seat(ANA), computer(), seat(BEN)]))
     assert await board(db, "wins") == [(1, "ana"), (2, "ben")]
     assert await count(db, "player_stats") == 2
@@ -232,7 +269,7 @@ async def test_two_humans_and_a_computer_count_for_the_humans_only(db: aiosqlite
 # ---------------------------------------------------------------------- ratings
 
 
-async def test_ratings_move_winners_up_and_losers_down(db: aiosqlite.Connection) -> None:
+async def test_ratings_move_winners_up_and_losers_down(db: Database) -> None:
     await write(
         db,
         synthetic(
@@ -247,7 +284,7 @@ async def test_ratings_move_winners_up_and_losers_down(db: aiosqlite.Connection)
     assert ana is not None and ben is not None and cy is not None
     assert ana.rating > ben.rating > cy.rating
     assert ana.rating > start
-    rows = list(await db.execute_fetchall("SELECT user_id, mu, sigma FROM player_stats ORDER BY user_id"))
+    rows = await fetch(db, "SELECT user_id, mu, sigma FROM player_stats ORDER BY user_id")
     assert [row[0] for row in rows] == [ANA, BEN, CY]
     assert rows[0][1] > DEFAULT_MU > rows[2][1]
     assert all(row[2] < DEFAULT_SIGMA for row in rows), "every game makes the system surer"
@@ -261,7 +298,7 @@ async def test_ratings_move_winners_up_and_losers_down(db: aiosqlite.Connection)
 
 
 @pytest.fixture
-async def four_players(db: aiosqlite.Connection) -> aiosqlite.Connection:
+async def four_players(db: Database) -> Database:
     """ana 2 wins of 2; ben and cy 1 of 2; dee 0 of 2 (all within the last 30 days)."""
     await write(
         db,
@@ -290,12 +327,12 @@ EXPECTED: dict[Metric, list[tuple[int, str]]] = {
 @pytest.mark.parametrize("period", ["all", "30d"])
 @pytest.mark.parametrize("metric", sorted(EXPECTED))
 async def test_leaderboard_order_and_shared_ranks(
-    four_players: aiosqlite.Connection, metric: Metric, period: Period
+    four_players: Database, metric: Metric, period: Period
 ) -> None:
     assert await board(four_players, metric, period) == EXPECTED[metric]
 
 
-async def test_rating_leaderboard_follows_the_ratings(four_players: aiosqlite.Connection) -> None:
+async def test_rating_leaderboard_follows_the_ratings(four_players: Database) -> None:
     rows, total = await leaderboard(four_players, GUILD, "rating", "all", now=NOW)
     assert total == 4
     assert rows[0].row.name == "ana" and rows[-1].row.name == "dee"
@@ -306,7 +343,7 @@ async def test_rating_leaderboard_follows_the_ratings(four_players: aiosqlite.Co
     assert mine is not None and mine.rank == 4
 
 
-async def test_leaderboard_rows_carry_every_number(four_players: aiosqlite.Connection) -> None:
+async def test_leaderboard_rows_carry_every_number(four_players: Database) -> None:
     rows, _ = await leaderboard(four_players, GUILD, "wins", "all", now=NOW)
     ana = rows[0].row
     assert (ana.games, ana.wins, ana.points, ana.best_turn, ana.best_game) == (2, 2, 20_000, 6_000, 10_000)
@@ -315,7 +352,7 @@ async def test_leaderboard_rows_carry_every_number(four_players: aiosqlite.Conne
     assert recent[0].row == ana, "the 30-day numbers add up to the same totals when every game is recent"
 
 
-async def test_rank_of_agrees_with_the_page(four_players: aiosqlite.Connection) -> None:
+async def test_rank_of_agrees_with_the_page(four_players: Database) -> None:
     for metric, expected in EXPECTED.items():
         for rank, name in expected:
             user = next(u for u, n in NAMES.items() if n == name)
@@ -324,7 +361,7 @@ async def test_rank_of_agrees_with_the_page(four_players: aiosqlite.Connection) 
     assert await rank_of(four_players, GUILD, EVE, "wins", "all", now=NOW) is None
 
 
-async def test_leaderboards_are_per_server(four_players: aiosqlite.Connection) -> None:
+async def test_leaderboards_are_per_server(four_players: Database) -> None:
     await write(four_players, synthetic("x1", player(EVE, won=True), player(ANA), guild=OTHER_GUILD))
     assert await board(four_players, "wins", guild=OTHER_GUILD) == [(1, "eve"), (2, "ana")]
     assert await board(four_players, "wins") == EXPECTED["wins"]
@@ -332,7 +369,7 @@ async def test_leaderboards_are_per_server(four_players: aiosqlite.Connection) -
     assert ana is not None and ana.games == 2
 
 
-async def test_paging(db: aiosqlite.Connection) -> None:
+async def test_paging(db: Database) -> None:
     members = list(range(1, 27))  # 26 members, member n banked n × 100 in their only game
     await write(
         db,
@@ -361,7 +398,7 @@ async def test_paging(db: aiosqlite.Connection) -> None:
     assert names[:13] == sorted(names[:13]) and names[13:] == sorted(names[13:])
 
 
-async def test_win_rate_needs_the_minimum_games(four_players: aiosqlite.Connection) -> None:
+async def test_win_rate_needs_the_minimum_games(four_players: Database) -> None:
     await write(four_players, synthetic("g5", player(EVE, won=True, points=100), player(ANA)))
     # eve: 1 of 1 (100 %) but one game; ana now 2 of 3.
     assert (await board(four_players, "win_rate", min_games=1))[:2] == [(1, "eve"), (2, "ana")]
@@ -373,7 +410,7 @@ async def test_win_rate_needs_the_minimum_games(four_players: aiosqlite.Connecti
     assert await board(four_players, "win_rate", min_games=3) == [(1, "ana")]
 
 
-async def test_thirty_day_window(db: aiosqlite.Connection) -> None:
+async def test_thirty_day_window(db: Database) -> None:
     await write(
         db,
         synthetic(
@@ -397,15 +434,14 @@ async def test_thirty_day_window(db: aiosqlite.Connection) -> None:
 # ---------------------------------------------------------------------- privacy and resets
 
 
-async def test_forget_member(db: aiosqlite.Connection) -> None:
+async def test_forget_member(db: Database) -> None:
     store = Sessions(db)
     session = finished("g1", [seat(ANA), seat(BEN)])
     await store.save(session)
     await write(db, synthetic("x1", player(ANA, won=True), player(CY), guild=OTHER_GUILD))
     assert await rank_of(db, GUILD, ANA, "wins", "30d", now=NOW) is not None, "the 30-day totals are built"
 
-    async with transaction(db):
-        await forget_member(db, ANA)
+    await db.write(partial(forget_member, user_id=ANA))
 
     assert await member_stats(db, GUILD, ANA) is None
     assert await member_stats(db, OTHER_GUILD, ANA) is None, "forgotten in every server"
@@ -413,7 +449,7 @@ async def test_forget_member(db: aiosqlite.Connection) -> None:
     for period in ("all", "30d"):
         assert await board(db, "wins", period) == [(1, "ben")]
         assert await rank_of(db, GUILD, ANA, "wins", period, now=NOW) is None
-    names = await db.execute_fetchall("SELECT DISTINCT name FROM game_players WHERE user_id = ?", (ANA,))
+    names = await fetch(db, "SELECT DISTINCT name FROM game_players WHERE user_id = :user", user=ANA)
     assert [row[0] for row in names] == [FORGOTTEN]
     history = await recent_games(db, GUILD)
     assert history[0].players == ((FORGOTTEN, 10_000, True), ("ben", 0, False))
@@ -432,14 +468,13 @@ async def test_forget_member(db: aiosqlite.Connection) -> None:
     assert game.events == session.game.events
 
 
-async def test_reset_leaderboard(db: aiosqlite.Connection) -> None:
+async def test_reset_leaderboard(db: Database) -> None:
     await write(
         db,
         synthetic("g1", player(ANA, won=True, points=5_000), player(BEN), ended_at=NOW - 2 * DAY),
         synthetic("x1", player(CY, won=True), player(DEE), guild=OTHER_GUILD, ended_at=NOW - 2 * DAY),
     )
-    async with transaction(db):
-        await reset_leaderboard(db, GUILD, NOW - DAY)
+    await db.write(partial(reset_leaderboard, guild_id=GUILD, now=NOW - DAY))
 
     for metric in METRICS:
         for period in ("all", "30d"):
@@ -457,53 +492,8 @@ async def test_reset_leaderboard(db: aiosqlite.Connection) -> None:
         assert [(r.row.name, r.row.games, r.row.points) for r in rows] == [("ben", 1, 300), ("ana", 1, 200)]
 
 
-# ---------------------------------------------------------------------- migrations
-
-
-async def test_upgrade_from_the_sessions_schema_keeps_a_running_game(tmp_path: Path) -> None:
-    old = tmp_path / "old-migrations"
-    old.mkdir()
-    for name in ("0001_command_sync.sql", "0002_sessions.sql"):
-        shutil.copy(MIGRATIONS_DIR / name, old / name)
-    path = tmp_path / "farkle.sqlite3"
-    db = await connect(path)
-    assert await migrate(db, old) == [1, 2]
-    session = finished("g1", [seat(ANA), seat(BEN)])
-    session.stage, session.ended_at = "playing", None  # stored as a game still going
-    await db.execute(
-        "INSERT INTO sessions (channel_id, guild_id, game_id, stage, version, board_message_id,"
-        " deadline, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (10, GUILD, "g1", "playing", session.version, 555, NOW + 60, session.dump()),
-    )
-    await db.execute("INSERT INTO command_sync (scope, tree_hash) VALUES ('global', 'abc')")
-    await db.close()
-
-    db = await connect(path)
-    try:
-        applied = await migrate(db)
-        assert applied[0] == 3 and applied == sorted(applied)
-        rows = await Sessions(db).load_all()
-        assert rows == [(10, session.dump(), session.version)], "a row saved before 0008 counts as shown"
-        restored = [Session.load(state, shown) for _, state, shown in rows]
-        rows = await db.execute_fetchall("SELECT board_message_id, deadline FROM sessions")
-        assert [tuple(row) for row in rows] == [(555, NOW + 60)]
-        rows = await db.execute_fetchall("SELECT tree_hash FROM command_sync")
-        assert [row[0] for row in rows] == ["abc"]
-        tables = {
-            row[0] for row in await db.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
-        assert {"games", "game_players", "player_stats", "leaderboard_resets"} <= tables
-        # The upgraded database takes results straight away.
-        restored[0].stage, restored[0].ended_at = "over", NOW
-        await Sessions(db).save(restored[0])
-        assert await board(db, "wins") == [(1, "ana"), (2, "ben")]
-    finally:
-        await db.close()
-
-
-async def test_a_reset_hides_a_game_that_ended_at_the_same_instant(db: aiosqlite.Connection) -> None:
+async def test_a_reset_hides_a_game_that_ended_at_the_same_instant(db: Database) -> None:
     """The reset deletes the totals that game was already in; the 30-day view must not bring it back."""
     await write(db, synthetic("g1", player(ANA, won=True), player(BEN), ended_at=NOW))
-    async with transaction(db):
-        await reset_leaderboard(db, GUILD, NOW)
+    await db.write(partial(reset_leaderboard, guild_id=GUILD, now=NOW))
     assert await board(db, "wins", "30d") == []

@@ -1,22 +1,15 @@
-"""Win tables are kept by key as the solver's bytes, replaced when solved again."""
+"""Win tables are kept by key as the solver's bytes, replaced when solved again, on either backend."""
 
-from pathlib import Path
-
-from bot.storage import connect, migrate
-from bot.storage.win_tables import SqliteWinTableStore
+from bot.storage import Database
+from bot.storage.win_tables import SqlWinTableStore
 
 
-async def test_tables_round_trip_by_key(tmp_path: Path) -> None:
-    db = await connect(tmp_path / "farkle.sqlite3")
-    try:
-        await migrate(db)
-        store = SqliteWinTableStore(db)
-        assert await store.load("classic") is None
-        await store.save("classic", b"\x00\x01tables")
-        await store.save("box", b"other")
-        assert await store.load("classic") == b"\x00\x01tables"
-        await store.save("classic", b"again")
-        assert await store.load("classic") == b"again"
-        assert await store.load("box") == b"other"
-    finally:
-        await db.close()
+async def test_tables_round_trip_by_key(database: Database) -> None:
+    store = SqlWinTableStore(database)
+    assert await store.load("classic") is None
+    await store.save("classic", b"\x00\x01tables")
+    await store.save("box", b"other")
+    assert await store.load("classic") == b"\x00\x01tables"
+    await store.save("classic", b"again")
+    assert await store.load("classic") == b"again"
+    assert await store.load("box") == b"other"

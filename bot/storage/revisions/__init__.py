@@ -1,0 +1,1 @@
+"""Alembic's migration scripts for the bot's schema (run by `bot.storage.schema.migrate`)."""

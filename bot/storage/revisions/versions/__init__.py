@@ -1,0 +1,1 @@
+"""One module per schema revision, in order (`down_revision`); never edit one that has shipped."""

@@ -1,0 +1,163 @@
+"""The schema's history: Alembic revisions for both backends, after the SQLite-only numbered files.
+
+Databases created before Alembic carry `schema_migrations` (the numbered files in `bot/storage/legacy/`):
+they are brought to the last of those files, stamped with the baseline revision they then equal, and
+upgraded from there like any other, with their data.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import exc
+from sqlalchemy.engine import Connection
+
+from bot.database_url import DatabaseUrl
+from bot.storage.database import Database, DatabaseUnavailable, SchemaTooNew, failure_cause
+
+# Package data, so an installed bot (not only a source checkout) finds its schema.
+LEGACY_DIR: Traversable = files("bot.storage") / "legacy"
+BASELINE = "0009"  # the revision the last legacy file's schema equals
+_LEGACY_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+def _alembic() -> Config:
+    config = Config()
+    config.set_main_option("script_location", "bot.storage:revisions")
+    return config
+
+
+def revisions() -> list[str]:
+    """Every revision this bot knows, oldest first."""
+    script = ScriptDirectory.from_config(_alembic())
+    return [rev.revision for rev in reversed(list(script.walk_revisions()))]
+
+
+def migrate(connection: Connection) -> list[str]:
+    """Bring the schema up to date (one transaction per step); return the revisions applied.
+
+    Runs on a connection outside any transaction; refuses a database written by a newer bot.
+    """
+    applied: list[str] = []
+    if _has_table(connection, "schema_migrations") and not _has_table(connection, "alembic_version"):
+        legacy_upgrade(connection)
+        command.stamp(_config_on(connection), BASELINE)
+    before = MigrationContext.configure(connection).get_current_revision()
+    known = revisions()
+    if before is not None and before not in known:
+        raise SchemaTooNew(
+            f"The database's schema revision {before} is newer than this bot's ({known[-1]}): "
+            "upgrade the bot instead of running an older version on this database."
+        )
+    command.upgrade(_config_on(connection), "head")
+    if connection.in_transaction():
+        connection.commit()
+    start = known.index(before) + 1 if before is not None else 0
+    applied.extend(known[start:])
+    return applied
+
+
+def _config_on(connection: Connection) -> Config:
+    config = _alembic()
+    config.attributes["connection"] = connection
+    return config
+
+
+def _has_table(connection: Connection, name: str) -> bool:
+    found = sa.inspect(connection).has_table(name)
+    if connection.in_transaction():
+        connection.commit()  # inspecting began a transaction; Alembic begins its own
+    return found
+
+
+def available_legacy(directory: Traversable = LEGACY_DIR) -> list[tuple[int, Traversable]]:
+    """The numbered SQLite migrations from before Alembic; none at all means a broken install."""
+    found = []
+    for path in sorted(directory.iterdir(), key=lambda entry: entry.name):
+        match = _LEGACY_NAME.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    if not found:
+        raise RuntimeError(f"No migrations found in {directory}: this installation of the bot is incomplete.")
+    return found
+
+
+def legacy_upgrade(connection: Connection, directory: Traversable = LEGACY_DIR) -> list[int]:
+    """Apply the numbered files a pre-Alembic SQLite database still lacks, each in its own transaction."""
+    raw = connection.connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection), "only SQLite databases predate Alembic"
+    (current,) = raw.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
+    legacy = available_legacy(directory)
+    if current > legacy[-1][0]:
+        raise SchemaTooNew(
+            f"The database {current:04d} is newer than this bot's migrations: "
+            "upgrade the bot instead of running an older version on this database."
+        )
+    applied = []
+    for version, path in legacy:
+        if version <= current:
+            continue
+        script = path.read_text(encoding="utf-8")
+        try:
+            raw.executescript(
+                f"BEGIN;\n{script}\n;INSERT INTO schema_migrations (version, name, applied_at) "
+                f"VALUES ({version}, '{path.name}', CURRENT_TIMESTAMP);\nCOMMIT;"
+            )
+        except BaseException:
+            if raw.in_transaction:
+                raw.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied
+
+
+def _problem(where: DatabaseUrl, error: BaseException) -> str:
+    cause = failure_cause(getattr(error, "orig", None) or error)
+    return f"the database {where.setting} can't be used ({cause}): " + (
+        "check the path, its permissions and free disk space."
+        if where.dialect == "sqlite"
+        else "check the address, the user's rights and that the server is running."
+    )
+
+
+async def open_database(where: DatabaseUrl) -> tuple[Database, list[str]]:
+    """Connect, migrate and prove the database writable, or raise `DatabaseUnavailable` saying why."""
+    path = where.sqlite_path
+    try:
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            sqlite3.connect(path).close()  # the OS's own sentence for a folder, a missing right, /proc...
+    except (sqlite3.Error, OSError) as error:
+        raise DatabaseUnavailable(_problem(where, error)) from error
+    database = Database(where)
+    try:
+        applied = await database.set_up(_migrate_and_probe)
+    except (exc.SQLAlchemyError, sqlite3.Error, OSError) as error:
+        await database.close()
+        raise DatabaseUnavailable(_problem(where, error)) from error
+    except BaseException:
+        await database.close()
+        raise
+    return database, applied
+
+
+def _migrate_and_probe(connection: Connection) -> list[str]:
+    applied = migrate(connection)
+    _prove_writable(connection)
+    return applied
+
+
+def _prove_writable(connection: Connection) -> None:
+    """A file the bot may not write opens read-only without complaint (and an up-to-date schema needs
+    no write): find out now, not at the first move of the first game."""
+    with connection.begin() as transaction:
+        connection.exec_driver_sql("CREATE TABLE write_probe (x INTEGER)")
+        transaction.rollback()
