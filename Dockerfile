@@ -15,7 +15,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
     && useradd --create-home --uid 10001 farkle \
-    && mkdir -p /data && chown farkle:farkle /data
+    && mkdir -p /data/.numba && chown -R farkle:farkle /data
 USER farkle
 WORKDIR /data
 VOLUME ["/data"]

@@ -183,7 +183,9 @@ class FarkleBot(commands.AutoShardedBot):
             )
         if self.owns_application_setup:
             await self.sync_commands_if_changed()
-        self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
+            # The presets' tables are solved once, here; other shard processes load them from the database
+            # (a process that needs them before they are stored plays master as expert, or solves them).
+            self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
 
     @property
     def owns_application_setup(self) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.database_url import DatabaseUrl
 from bot.storage.schema import revisions
 
 
@@ -81,6 +82,26 @@ def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Pa
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(revisions()[-1],)]
     again = run_bot(tmp_path, "migrate", DATABASE_PATH=str(db_path))
     assert again.returncode == 0 and "up to date" in again.stdout
+
+
+def test_migrate_on_a_postgresql_server(tmp_path: Path, blank_postgres_url: DatabaseUrl) -> None:
+    assert blank_postgres_url.server_url is not None
+    result = run_bot(tmp_path, "migrate", DATABASE_URL=blank_postgres_url.server_url)
+    assert result.returncode == 0, result.stderr
+    assert f"Migrations applied: {revisions()}" in result.stdout
+    assert not (tmp_path / "data").exists(), "no SQLite file beside a PostgreSQL database"
+
+
+@pytest.mark.parametrize("command", ["run", "migrate"])
+def test_a_postgresql_server_that_cant_be_reached_is_one_line_without_its_password(
+    tmp_path: Path, command: str
+) -> None:
+    url = "postgresql://farkle:s3cret@127.0.0.1:1/farkle"  # nothing listens on port 1
+    result = run_bot(tmp_path, command, DATABASE_URL=url, DISCORD_TOKEN=TOKEN_SHAPE)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1, result.stderr
+    assert "DATABASE_URL=postgresql://farkle:***@127.0.0.1:1/farkle can't be used" in lines[0]
+    assert "s3cret" not in result.stderr and "could not reach Discord" not in lines[0]
 
 
 def test_unreachable_or_rejecting_discord_is_one_line_not_a_traceback(tmp_path: Path) -> None:

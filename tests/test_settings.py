@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import GameSettings, Settings
+from bot.settings import GameSettings, Settings, settings_problem
 
 VALID_SHAPE = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30
 
@@ -61,3 +61,62 @@ def test_bad_values_are_refused(field: dict[str, str]) -> None:
 def test_turn_timeout_bounds() -> None:
     with pytest.raises(ValidationError):
         GameSettings(_env_file=None, turn_timeout=1)
+
+
+def test_a_database_url_wins_over_the_path_and_hides_its_password() -> None:
+    settings = Settings(_env_file=None, database_url="postgresql://farkle:s3cret@db:5432/farkle")
+    where = settings.database
+    assert where.dialect == "postgresql" and where.sqlite_path is None
+    assert where.setting == "DATABASE_URL=postgresql://farkle:***@db:5432/farkle"
+    assert where.server_url == "postgresql+psycopg://farkle:s3cret@db:5432/farkle"
+    assert Settings(_env_file=None, database_url="sqlite:////srv/f.sqlite3").database.sqlite_path == Path(
+        "/srv/f.sqlite3"
+    )
+    assert Settings(_env_file=None).database.sqlite_path == Path("data/farkle.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("mysql://db/farkle", "“mysql” is not supported"),
+        ("sqlite://", "needs a file"),
+        ("postgresql://db", "needs a host and a database"),
+        ("farkle.sqlite3", "not a database URL"),
+    ],
+)
+def test_a_database_url_the_bot_cant_use_is_refused_naming_it(url: str, says: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None, database_url=url)
+    assert settings_problem(refused.value).startswith("DATABASE_URL is invalid (")
+    assert says in settings_problem(refused.value)
+
+
+def test_shards_this_process_runs_decide_its_guilds_and_who_sets_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    monkeypatch.setenv("SHARD_IDS", "1")
+    settings = Settings(_env_file=None)
+    assert settings.shard_ids == (1,) and not settings.owns_application_setup
+    guild_on_shard_1 = (1 << 22) | 12345
+    assert settings.owns_guild(guild_on_shard_1) and not settings.owns_guild(2 << 22)
+    everything = Settings(_env_file=None, shard_count=None, shard_ids=None)
+    assert everything.owns_guild(2 << 22) and everything.owns_application_setup
+
+
+@pytest.mark.parametrize(
+    ("environment", "says"),
+    [
+        ({"SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_IDS": "0,2", "SHARD_COUNT": "2"}, "distinct numbers from 0 to 1"),
+        ({"SHARD_IDS": "0,0", "SHARD_COUNT": "2"}, "distinct numbers from 0 to 1"),
+        ({"SHARD_IDS": "zero", "SHARD_COUNT": "2"}, "SHARD_IDS is invalid (list shard numbers"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT is invalid"),
+    ],
+)
+def test_shard_settings_that_dont_fit_are_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, environment: dict[str, str], says: str
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    assert says in settings_problem(refused.value)
