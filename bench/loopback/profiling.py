@@ -8,7 +8,9 @@ does not see: the bench reads that thread's CPU time from /proc instead.
 In the bench (`Breakdown`): every function's own time goes to a bucket by where its code lives. Code that
 belongs to no bucket (json, the standard library, pydantic) is charged to whoever called it, split by
 how much of its time each caller accounts for, so `json.dumps` under `Session.dump` is serialisation and
-under discord.py's HTTP client is discord.py. Engine code run by `Session.dump`/`load` is serialisation.
+under discord.py's HTTP client is discord.py. Engine and rendering code is looked at the same way for a
+root above it that claims it: the engine under `Session.dump`/`load` is serialisation, and building
+embeds and views from a received message (`Message`, `View.from_message`) is discord.py's parsing.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ EVENT_LOOP = "event loop and other"
 IDLE = "idle (waiting for the network)"
 BUCKETS = (COMMIT, SERIALISATION, ENGINE, RENDERING, DISCORD, BOT_LOGIC, EVENT_LOOP)
 SERIALISATION_ROOTS = {"Session.dump", "Session.load", "Session.row"}
+PARSING_ROOTS = (".from_message", ".from_component", ".from_dict", "_component_to_item")
+SOFT = {ENGINE, RENDERING, None}  # buckets a root above can claim
+# The baseline bot's own code is nothing but its board.
+RENDERING_CODE = ("/bot/render/", "/discord/ui/", "/discord/embeds.py", "/discord/colour.py", "/trivial_bot.py")
 HTTP_LIBRARIES = ("/aiohttp/", "/yarl/", "/multidict/", "/propcache/", "/frozenlist/", "/aiosignal/")
 
 FunctionKey = tuple[str, int, str]  # pstats' (file, first line, name)
@@ -94,22 +100,30 @@ def qualname(key: FunctionKey) -> str:
     return _qualnames(filename).get(line, name) if filename != "~" else name
 
 
+def root_bucket(key: FunctionKey) -> str | None:
+    """The bucket of a function that claims everything it calls."""
+    path, name = key[0].replace(os.sep, "/"), qualname(key)
+    if path.endswith("/bot/sessions/session.py") and name in SERIALISATION_ROOTS:
+        return SERIALISATION
+    if "/site-packages/discord/" in path and (name.startswith("ViewStore.") or name.endswith(PARSING_ROOTS)):
+        return DISCORD
+    return None
+
+
 def own_bucket(key: FunctionKey) -> str | None:
     """The bucket a function's own time belongs to, or None to charge it to its callers."""
     path = key[0].replace(os.sep, "/")
     if path == "~":  # a builtin: blocking in epoll is idle, sqlite3's C calls are the commit
-        return IDLE if ".poll" in key[2] and "epoll" in key[2] else (COMMIT if "sqlite3" in key[2] else None)
-    name = qualname(key)
-    if path.endswith("/bot/sessions/session.py") and name in SERIALISATION_ROOTS:
-        return SERIALISATION
+        return IDLE if "select.epoll" in key[2] else (COMMIT if "sqlite3" in key[2] else None)
+    root = root_bucket(key)
+    if root is not None:
+        return root
     if "/aiosqlite/" in path or "/sqlite3/" in path or "/bot/storage/" in path:
         return COMMIT
     if "/bot/engine/" in path:
         return ENGINE
-    if "/bot/render/" in path or path.endswith(("/discord/embeds.py", "/discord/colour.py")):
+    if any(part in path for part in RENDERING_CODE):
         return RENDERING
-    if "/discord/ui/" in path:  # building views is rendering; routing a press to its item is discord.py
-        return DISCORD if name.startswith("ViewStore.") else RENDERING
     if "/site-packages/discord/" in path or any(library in path for library in HTTP_LIBRARIES):
         return DISCORD
     if "/bot/" in path or "/cogs/" in path or "/loopback/" in path:
@@ -153,14 +167,16 @@ class Breakdown:
         ]
 
     def _spread(self, key: FunctionKey, origin: str | None) -> dict[str, float]:
-        """How a second of `key`'s own time divides among buckets. `origin` is ENGINE while climbing
-        from engine code: it stays engine unless a serialisation root is found above it."""
+        """How a second of `key`'s own time divides among buckets. `origin` is the soft bucket climbed
+        from (engine, rendering): it holds unless a root above claims the time."""
         memo = self._memo.get((key, origin))
         if memo is not None:
             return memo
-        bucket = own_bucket(key)
-        if bucket == SERIALISATION or (bucket is not None and bucket != ENGINE):
-            return {bucket if bucket == SERIALISATION else (origin or bucket): 1.0}
+        root, bucket = root_bucket(key), own_bucket(key)
+        if root is not None:
+            return {root: 1.0}
+        if bucket not in SOFT:
+            return {origin or bucket: 1.0}
         origin = origin or bucket
         callers = self._stats[key][4] if key in self._stats else {}
         weights = {caller: timing[2] or timing[1] for caller, timing in callers.items()}
