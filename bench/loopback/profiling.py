@@ -39,8 +39,8 @@ BUCKETS = (COMMIT, SERIALISATION, ENGINE, RENDERING, DISCORD, BOT_LOGIC, EVENT_L
 SERIALISATION_ROOTS = {"Session.dump", "Session.load", "Session.row"}
 PARSING_ROOTS = (".from_message", ".from_component", ".from_dict", "_component_to_item")
 SOFT = {ENGINE, RENDERING, None}  # buckets a root above can claim
-# The baseline bot's own code is nothing but its board.
-RENDERING_CODE = ("/bot/render/", "/discord/ui/", "/discord/embeds.py", "/discord/colour.py", "/trivial_bot.py")
+# Drawing: the bot's render layer, discord.py's embeds and views, and the baseline bot (it only draws).
+RENDERING_CODE = ("/bot/render/", "/discord/ui/", "/discord/embeds.py", "/discord/colour.py", "/trivial_bot")
 HTTP_LIBRARIES = ("/aiohttp/", "/yarl/", "/multidict/", "/propcache/", "/frozenlist/", "/aiosignal/")
 
 FunctionKey = tuple[str, int, str]  # pstats' (file, first line, name)
