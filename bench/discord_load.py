@@ -7,12 +7,15 @@ boards are seeded), and every press is a legal one read from the message as the 
 
 Latency is what a player waits for: from the server writing the INTERACTION_CREATE frame to the socket
 to the bot's interaction callback arriving. Shapes:
-  burst  one press in each of N games at the same instant (N from --games), for some rounds
-  paced  --rate presses/s round-robin over --paced-games live games for --paced-seconds
-"Interaction failed" counts presses Discord would fail: an id no longer on the message, or no answer
-within 3 s. Memory is the bot process's VmRSS per game: after connecting with no game, after N games
-started, after one burst round, and (Farkle) after a SIGKILL and a restart on the same database, once it
-has restored its games and caught up, then after one more round.
+  one at a time  one press in each of N games, each answered before the next (no queueing)
+  burst          one press in each of N games at the same instant (N from --games), for some rounds
+  paced          --rate presses/s round-robin over --paced-games live games for --paced-seconds
+"failed" counts presses Discord would fail (an id no longer on the message, or no answer within 3 s);
+"refused" presses the bot answered privately with a refusal. Memory is the bot process's VmRSS per game
+over its RSS with no game: after N games started, after one press in each one at a time, after the first
+burst round (this one also holds the peak of N presses in flight, which the allocator keeps), and for
+the Farkle bot after a SIGKILL and a restart on the same database (restored and caught up), then after
+one more press in each, one at a time.
 
 Run: .venv/bin/python bench/discord_load.py [--bot both] [--games 50,500] [--shapes burst,paced] [--rate 100]
      .venv/bin/python bench/discord_load.py --profile --games 500   (where the Farkle bot's time goes)
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import math
 import signal
@@ -72,6 +76,13 @@ class Session:
             await asyncio.sleep(0.1)
         await asyncio.sleep(READY_DELAY)
         await self.server.settled(quiet=1.0)
+
+    async def set_up(self) -> None:
+        """Every game started; the bench's own objects are then frozen out of its garbage collector, so
+        its pauses never land inside a measured latency."""
+        await self.players.set_up(self.boards)
+        gc.collect()
+        gc.freeze()
 
     async def restart(self) -> None:
         self.process.kill()
@@ -128,6 +139,22 @@ class Presses:
         self.cpu_seconds += other.cpu_seconds
 
 
+async def one_at_a_time(bench: Session) -> Presses:
+    """One press in every game, each answered before the next is sent."""
+    cpu = bench.process.cpu()
+    result = Presses()
+    for board in bench.boards:
+        interaction = bench.press(board)
+        if interaction is None:
+            result.no_move += 1
+            continue
+        result.interactions.append(interaction)
+        await interaction.done
+    await bench.server.settled()
+    result.cpu_seconds = bench.process.cpu() - cpu
+    return result
+
+
 async def burst_round(bench: Session) -> Presses:
     """One press in every game, all written to the gateway together; then wait for the bot to finish."""
     cpu = bench.process.cpu()
@@ -168,12 +195,15 @@ async def paced(bench: Session, rate: float, seconds: float) -> Presses:
 
 @dataclass
 class Memory:
+    """VmRSS at each step, in bytes; `idle` is the bot connected with no game."""
+
     games: int
     idle: int
     started: int = 0
-    after_round: int = 0
+    played: int = 0
+    after_burst: int = 0
     restored: int | None = None
-    restored_round: int | None = None
+    restored_played: int | None = None
 
     def per_game_kb(self, rss: int | None) -> float | None:
         return None if rss is None else (rss - self.idle) / self.games / 1024
@@ -189,28 +219,31 @@ class Run:
     after_restart: Presses | None = None
 
 
-async def burst_run(kind: str, games: int, rounds: int, restart: bool) -> Run:
+async def burst_run(kind: str, games: int, rounds: int, restart: bool) -> list[Run]:
+    """Set up, one round one at a time, the burst rounds, then (Farkle) kill, restart, one more round."""
     async with session(kind, games) as bench:
         memory = Memory(games, bench.process.rss())
-        await bench.players.set_up(bench.boards)
+        await bench.set_up()
         memory.started = bench.process.rss()
+        single = await one_at_a_time(bench)
+        memory.played = bench.process.rss()
         presses = Presses()
         for number in range(rounds):
             presses.add(await burst_round(bench))
             if number == 0:
-                memory.after_round = bench.process.rss()
-        run = Run(kind, "burst", games, presses, memory)
+                memory.after_burst = bench.process.rss()
+        burst = Run(kind, "burst", games, presses, memory)
         if restart:
             await bench.restart()
             memory.restored = bench.process.rss()
-            run.after_restart = await burst_round(bench)
-            memory.restored_round = bench.process.rss()
-        return run
+            burst.after_restart = await one_at_a_time(bench)
+            memory.restored_played = bench.process.rss()
+        return [Run(kind, "one at a time", games, single), burst]
 
 
 async def paced_run(kind: str, games: int, rate: float, seconds: float) -> Run:
     async with session(kind, games) as bench:
-        await bench.players.set_up(bench.boards)
+        await bench.set_up()
         return Run(kind, f"paced {rate:g}/s", games, await paced(bench, rate, seconds))
 
 
@@ -220,7 +253,7 @@ async def profile_run(kind: str, games: int, rounds: int) -> tuple[Run, Breakdow
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as folder:
         stats = Path(folder) / "bot.prof"
         async with session(kind, games, profile=stats) as bench:
-            await bench.players.set_up(bench.boards)
+            await bench.set_up()
             threads = bench.process.thread_cpu()
             bench.process.signal(signal.SIGUSR1)
             presses = Presses()
@@ -275,22 +308,22 @@ def print_latency(runs: list[Run]) -> None:
 
 
 def print_memory(runs: list[Run]) -> None:
-    columns = f"{'started':>9}{'1 round':>9}{'restored':>10}{'+1 round':>10}"
-    print(f"\n{'RSS KB per game':16}{'games':>6} {'bot':8}{columns}")
+    columns = ("started", "played", "1 burst", "restored", "+ played")
+    print(f"\n{'RSS KB per game':16}{'games':>6} {'bot':8}" + "".join(f"{name:>10}" for name in columns))
     for run in runs:
         memory = run.memory
         if memory is None:
             continue
-        cells = [memory.started, memory.after_round, memory.restored, memory.restored_round]
+        cells = [memory.started, memory.played, memory.after_burst, memory.restored, memory.restored_played]
         text = [f"{value:.1f}" if value is not None else "—" for value in map(memory.per_game_kb, cells)]
-        print(f"{'':16}{run.games:>6} {run.kind:8}{text[0]:>9}{text[1]:>9}{text[2]:>10}{text[3]:>10}")
+        print(f"{'':16}{run.games:>6} {run.kind:8}" + "".join(f"{cell:>10}" for cell in text))
     for run in runs:
         if run.memory is not None:
             print(f"  {run.kind}, {run.games} games: {run.memory.idle / 2**20:.1f} MiB with no game")
         if run.after_restart is not None:
             again = run.after_restart
             print(
-                f"  {run.kind}, {run.games} games, first round after the restart:"
+                f"  {run.kind}, {run.games} games, one press each after the restart:"
                 f" {len(again.interactions)} presses, {again.failed()} failed,"
                 f" {again.refused_by_bot()} refused by the bot, {again.no_move} games with no move"
             )
@@ -338,7 +371,7 @@ async def main(args: argparse.Namespace) -> None:
         for n in games:
             for kind in kinds:
                 print(f"  burst, {n} games, {kind} …", flush=True)
-                runs.append(await burst_run(kind, n, rounds_for(n, args.rounds), restart=kind == "farkle"))
+                runs += await burst_run(kind, n, rounds_for(n, args.rounds), restart=kind == "farkle")
     if "paced" in shapes:
         for kind in kinds:
             print(f"  paced, {args.paced_games} games, {kind} …", flush=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import zlib
 from collections import deque
 from collections.abc import Callable
@@ -30,6 +31,7 @@ class GatewayConnection:
         self.socket = socket
         self.intents = 0
         self.sequence = 0
+        self.last_write = time.monotonic()
         self._zlib = zlib.compressobj() if compress else None
         self._outbox: deque[tuple[JSONDict, OnWritten | None]] = deque()
         self._ready = asyncio.Event()
@@ -37,6 +39,10 @@ class GatewayConnection:
 
     def dispatch(self, event: str, data: JSONDict, on_written: OnWritten | None = None) -> None:
         self.send({"op": DISPATCH, "t": event, "d": data}, on_written)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._outbox)
 
     def send(self, payload: JSONDict, on_written: OnWritten | None = None) -> None:
         self._outbox.append((payload, on_written))
@@ -65,6 +71,7 @@ class GatewayConnection:
                     await self.socket.send_bytes(frame)
                 else:
                     await self.socket.send_str(frame)
+            self.last_write = time.monotonic()
 
     def _frame(self, payload: JSONDict) -> bytes | str:
         if payload["op"] == DISPATCH:

@@ -140,12 +140,15 @@ class LoopbackDiscord:
             await self._runner.cleanup()
 
     async def settled(self, quiet: float = 0.3, within: float = 120.0) -> None:
-        """Wait until every interaction is answered (or failed) and the bot made no request for `quiet` s:
-        the turn pings and other work after an answer are done."""
+        """Wait until every interaction is answered (or failed), every event is written, and the bot made
+        no request for `quiet` s: the turn pings and other work after an answer are done."""
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
-            idle = time.monotonic() - self._last_activity
-            if not self._pending and not self._in_flight and idle >= quiet:
+            connection = self.connection
+            last = max(self._last_activity, connection.last_write if connection else 0.0)
+            idle = time.monotonic() - last
+            writing = connection is not None and connection.busy
+            if not self._pending and not self._in_flight and not writing and idle >= quiet:
                 return
             await asyncio.sleep(max(0.02, quiet - idle))
         raise TimeoutError(f"the bot was still busy after {within} s")
