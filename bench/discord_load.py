@@ -18,7 +18,7 @@ the Farkle bot after a SIGKILL and a restart on the same database (restored and 
 one more press in each, one at a time.
 
 Run: .venv/bin/python bench/discord_load.py [--bot both] [--games 50,500] [--shapes burst,paced] [--rate 100]
-     .venv/bin/python bench/discord_load.py --profile --games 500   (where the Farkle bot's time goes)
+     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500   (where its time goes)
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from pathlib import Path
 from loopback.bots import FARKLE_ENV, BotProcess
 from loopback.payloads import BENCH_TOKEN, Snowflakes, World
 from loopback.players import Board, FarklePlayers, Players, TrivialPlayers
-from loopback.profiling import BUCKETS, IDLE, Breakdown, describe
+from loopback.profiling import BUCKETS, IDLE, WORKER_THREADS, Profile, describe, from_cprofile, from_stacks
 from loopback.server import CHANNEL_MESSAGE, Interaction, LoopbackDiscord, Outcome
 
 BOTS = {"trivial": "loopback.trivial_bot", "farkle": "loopback.run_farkle"}
@@ -91,14 +91,14 @@ class Session:
 
 
 @asynccontextmanager
-async def session(kind: str, games: int, profile: Path | None = None) -> AsyncIterator[Session]:
+async def session(kind: str, games: int, env: dict[str, str] | None = None) -> AsyncIterator[Session]:
     with tempfile.TemporaryDirectory(prefix=f"bench-{kind}-") as folder:
         snowflake = Snowflakes()
         world = World.build(games, snowflake)
         server = LoopbackDiscord(world, BENCH_TOKEN, snowflake)
         url = await server.start()
-        env = FARKLE_ENV if kind == "farkle" else {}
-        process = BotProcess(BOTS[kind], url, Path(folder), env, profile)
+        bot_env = (FARKLE_ENV if kind == "farkle" else {}) | (env or {})
+        process = BotProcess(BOTS[kind], url, Path(folder), bot_env)
         players: Players = FarklePlayers(server) if kind == "farkle" else TrivialPlayers(server)
         bench = Session(kind, server, process, players, [Board(table) for table in world.tables])
         try:
@@ -247,12 +247,11 @@ async def paced_run(kind: str, games: int, rate: float, seconds: float) -> Run:
         return Run(kind, f"paced {rate:g}/s", games, await paced(bench, rate, seconds))
 
 
-async def profile_run(kind: str, games: int, rounds: int) -> tuple[Run, Breakdown, float]:
-    """The burst under cProfile (switched on for the rounds only); also the CPU of the bot's other
-    threads (aiosqlite's: SQLite itself), which cProfile does not see."""
+async def profile_run(kind: str, games: int, rounds: int, profiler: str) -> tuple[Run, Profile]:
+    """The burst rounds, profiled from the first press to the last answer (not the set-up)."""
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as folder:
-        stats = Path(folder) / "bot.prof"
-        async with session(kind, games, profile=stats) as bench:
+        output = Path(folder) / "bot.profile"
+        async with session(kind, games, {"BENCH_PROFILE": str(output), "BENCH_PROFILER": profiler}) as bench:
             await bench.set_up()
             threads = bench.process.thread_cpu()
             bench.process.signal(signal.SIGUSR1)
@@ -260,17 +259,21 @@ async def profile_run(kind: str, games: int, rounds: int) -> tuple[Run, Breakdow
             for _ in range(rounds):
                 presses.add(await burst_round(bench))
             bench.process.signal(signal.SIGUSR2)
-            await written(stats)
+            await written(output, bench.process)
             after = bench.process.thread_cpu()
-            others = sum(after[tid] - threads.get(tid, 0.0) for tid in after if tid != bench.process.pid)
+        run = Run(kind, f"burst ({profiler})", games, presses)
         answered = len(presses.latencies_ms())
-        return Run(kind, "burst (profiled)", games, presses), Breakdown(stats, answered), others / answered
+        if profiler == "stacks":
+            return run, from_stacks(output, answered)
+        workers = sum(after[tid] - threads.get(tid, 0.0) for tid in after if tid != bench.process.pid)
+        return run, from_cprofile(output, answered, workers)
 
 
-async def written(path: Path, seconds: float = 30.0) -> None:
+async def written(path: Path, process: BotProcess, seconds: float = 30.0) -> None:
     for _ in range(int(seconds / 0.05)):
         if await asyncio.to_thread(path.exists):
             return
+        process.check_alive()
         await asyncio.sleep(0.05)
     raise TimeoutError(f"the bot did not write {path} within {seconds} s")
 
@@ -329,23 +332,20 @@ def print_memory(runs: list[Run]) -> None:
             )
 
 
-def print_profile(breakdown: Breakdown, others_per_press: float) -> None:
-    buckets = breakdown.buckets()
-    busy = sum(buckets.get(name, 0.0) for name in BUCKETS) + others_per_press
-    print(
-        f"\nWhere the bot's time goes, ms per answered press ({breakdown.presses} presses; cProfile inflates"
-    )
-    print("Python-heavy code, so read the shares; unprofiled CPU per press is in the table above):")
-    rows = [(name, buckets.get(name, 0.0)) for name in BUCKETS]
-    rows.insert(1, ("SQLite in aiosqlite's thread (CPU from /proc)", others_per_press))
-    for name, seconds in rows:
-        print(f"  {name:58}{seconds * 1000:>8.2f}{seconds / busy * 100:>7.1f} %")
+def print_profile(profile: Profile) -> None:
+    rows = [name for name in (*BUCKETS[:1], WORKER_THREADS, *BUCKETS[1:]) if name in profile.buckets]
+    busy = sum(profile.buckets[name] for name in rows)
+    print(f"\nWhere the bot's time goes ({profile.source}),")
+    print(f"ms per answered press over {profile.presses} presses:")
+    for name in rows:
+        print(f"  {name:58}{profile.buckets[name] * 1000:>8.2f}{profile.buckets[name] / busy * 100:>7.1f} %")
     print(f"  {'total':58}{busy * 1000:>8.2f}")
-    print(f"  ({IDLE}: {buckets.get(IDLE, 0.0) * 1000:.2f} ms per press, not counted)")
-    print("\nTop 15 functions by own time (ms per press, calls per press, bucket of their own code):")
-    for row in breakdown.top(15):
-        per_press = f"{row.seconds * 1000:7.3f} {row.calls / breakdown.presses:7.1f}"
-        print(f"  {per_press}  {describe(row.key)[:80]:80} {row.bucket}")
+    if IDLE in profile.buckets:
+        print(f"  ({IDLE}: {profile.buckets[IDLE] * 1000:.2f} ms per press, not counted)")
+    print("\nTop 15 functions by own time (ms per press, calls per press, the bucket of their own code):")
+    for row in profile.top:
+        calls = f"{row.calls:7.1f}" if row.calls is not None else f"{'—':>7}"
+        print(f"  {row.seconds * 1000:7.3f} {calls}  {describe(row.key)[:80]:80} {row.bucket}")
 
 
 # ---------------------------------------------------------------------- main
@@ -360,10 +360,11 @@ async def main(args: argparse.Namespace) -> None:
     games = [int(n) for n in args.games.split(",")]
     if args.profile:
         for kind in kinds:
-            run, breakdown, others = await profile_run(kind, max(games), rounds_for(max(games), args.rounds))
+            rounds = rounds_for(max(games), args.rounds)
+            run, profile = await profile_run(kind, max(games), rounds, args.profile)
             print(f"\n{kind}:")
             print_latency([run])
-            print_profile(breakdown, others)
+            print_profile(profile)
         return
     runs: list[Run] = []
     shapes = args.shapes.split(",")
@@ -394,7 +395,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=100.0, help="paced presses per second")
     parser.add_argument("--paced-games", type=int, default=300)
     parser.add_argument("--paced-seconds", type=float, default=20.0)
-    parser.add_argument("--profile", action="store_true", help="profile the bot during the largest burst")
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="stacks",
+        choices=["stacks", "cprofile"],
+        help="profile the bot during the largest burst instead (stack samples, or cprofile)",
+    )
     return parser.parse_args()
 
 

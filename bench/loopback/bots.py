@@ -32,11 +32,10 @@ class BotDied(RuntimeError):
 
 
 class BotProcess:
-    """`module` is `loopback.run_farkle` or `loopback.trivial_bot`, run with `python -m` against `url`."""
+    """`module` is `loopback.run_farkle` or `loopback.trivial_bot`, run with `python -m` against `url`;
+    `env` adds to what it inherits (BENCH_PROFILE, say)."""
 
-    def __init__(
-        self, module: str, url: str, workdir: Path, env: dict[str, str], profile: Path | None
-    ) -> None:
+    def __init__(self, module: str, url: str, workdir: Path, env: dict[str, str]) -> None:
         self.module = module
         self.url = url
         self.workdir = workdir
@@ -44,13 +43,9 @@ class BotProcess:
             **{k: v for k, v in os.environ.items() if not k.startswith(("GAME_", "DISCORD_", "DATABASE_"))},
             **env,
             "DISCORD_TOKEN": BENCH_TOKEN,
-            "PYTHONPATH": os.pathsep.join([str(BENCH_DIR), os.environ.get("PYTHONPATH", "")]).rstrip(
-                os.pathsep
-            ),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(BENCH_DIR), os.environ.get("PYTHONPATH")])),
             "PYTHONUNBUFFERED": "1",
         }
-        if profile is not None:
-            self.env["BENCH_PROFILE"] = str(profile)
         self.log = workdir / "bot.log"
         self._process: subprocess.Popen[bytes] | None = None
 
