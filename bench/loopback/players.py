@@ -49,7 +49,7 @@ class Players(Protocol):
         ...
 
 
-async def answered(server: LoopbackDiscord, what: str, interactions: list[Interaction]) -> None:
+async def all_answered(server: LoopbackDiscord, what: str, interactions: list[Interaction]) -> None:
     outcomes = await asyncio.gather(*(interaction.done for interaction in interactions))
     failed = sum(outcome is not Outcome.ANSWERED for outcome in outcomes)
     if failed:
@@ -84,14 +84,14 @@ class FarklePlayers:
     async def set_up(self, boards: list[Board]) -> None:
         for chunk in _chunks(boards):
             opened = [self.server.slash(b.table, b.table.host, "farkle", "new") for b in chunk]
-            await answered(self.server, "/farkle new", opened)
+            await all_answered(self.server, "/farkle new", opened)
             for board, interaction in zip(chunk, opened, strict=True):
                 board.message_id = interaction.response_message_id or 0
         await self.server.settled()  # the bot attaches each lobby to its message after answering
         for action, who in (("join", "guest"), ("start", "host")):
             for chunk in _chunks(boards):
                 presses = [self._lobby_press(board, action, who) for board in chunk]
-                await answered(self.server, action, presses)
+                await all_answered(self.server, action, presses)
             await self.server.settled()
 
     def _lobby_press(self, board: Board, action: str, who: str) -> Interaction:
@@ -152,8 +152,10 @@ def _choose(buttons: dict[str, JSONDict]) -> str | None:
     )
     if not dice:  # a new turn, or hot dice
         return "bank" if bank else ("roll" if _enabled(buttons, "roll") else None)
-    roll = [dice[position][0] for position in sorted(dice)]
-    best = max(scoring_options(roll, CLASSIC), key=lambda option: (option.points, len(option.dice)))
+    options = scoring_options([dice[position][0] for position in sorted(dice)], CLASSIC)
+    if not options:  # never drawn: a roll that scores nothing ends the turn at once
+        return None
+    best = max(options, key=lambda option: (option.points, len(option.dice)))
     free = sorted(dice)
     for face in best.dice:
         position = next(p for p in free if dice[p][0] == face)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -251,7 +252,7 @@ class LoopbackDiscord:
                 return
             connection.intents = int(data.get("intents", 0))
             self.connection = connection
-            session_id = payloads.interaction_token()[-32:]
+            session_id = secrets.token_hex(16)
             connection.dispatch("READY", payloads.ready(self.world, session_id, self.url + GATEWAY_PATH))
             if connection.intents & payloads.INTENT_GUILDS:
                 for guild_id in self.world.guild_names:
