@@ -1,371 +1,409 @@
-"""Discord load benchmark: many concurrent 2-player games in one bot process, driven through SimCord.
+"""Load bench (issue 12): the Farkle bot against a trivial discord.py bot, same machine, same run.
 
-Issue 4 asks for p99 < 50 ms per button press and < 50 KB per game with 500 games at once. This starts the
-real `FarkleBot` on a temporary SQLite database inside SimCord, opens one lobby per channel, starts every
-game, then presses buttons round-robin (one press per game per round) with a simple legal policy until every
-game is over or the press budget runs out.
+Each bot runs unmodified in its own process against a Discord-faithful loopback server (`bench/loopback/`:
+real HTTP and gateway websocket on 127.0.0.1); the server and the members pressing buttons run here.
+Every game is set up as members would (`/farkle new` by ana, Join by ben, Start by ana; the trivial bot's
+boards are seeded), and every press is a legal one read from the message as the server stores it.
 
-What is timed, per button press, in real time (`time.perf_counter`; SimCord virtualises `time.monotonic`):
-from the moment the bot dispatches the `interaction` event (the gateway payload is parsed) to the moment its
-`interaction.response.edit_message`/`send_message` call returns. Work the bot does after answering (the turn
-ping, deleting the old ping) is not in that number but is in presses/s. SimCord runs Discord in the same
-process and event loop and settles after every press, so presses are handled one at a time: this measures
-the cost of a press with N live games, not queueing under simultaneous presses.
+Latency is what a player waits for: from the server writing the INTERACTION_CREATE frame to the socket
+to the bot's interaction callback arriving. Shapes:
+  one at a time  one press in each of N games, each answered before the next (no queueing)
+  burst          one press in each of N games at the same instant (N from --games), for some rounds
+  paced          --rate presses/s round-robin over --paced-games live games for --paced-seconds
+"failed" counts presses Discord would fail (an id no longer on the message, or no answer within 3 s);
+"refused" presses the bot answered privately with a refusal. Memory is the bot process's VmRSS per game
+over its RSS with no game: after N games started, after one press in each one at a time, after the first
+burst round (this one also holds the peak of N presses in flight, which the allocator keeps), and for
+the Farkle bot after a SIGKILL and a restart on the same database (restored and caught up), then after
+one more press in each, one at a time.
 
-Memory per game: resident memory (VmRSS) once every game is in progress minus before the lobbies opened,
-divided by the number of games. It includes SimCord's copy of the messages (the simulated Discord server),
-so it is an upper bound for the bot. The session manager's own share is measured with tracemalloc as the
-bytes retained by a fresh copy of every session (`Session.load(session.dump())`).
-
-Each size runs in its own process, so memory freed by one run cannot hide the next run's growth.
-
-Run: .venv/bin/python bench/discord_load.py [--games 500] [--seed 1] [--compare 50] [--budget 2000]
-     .venv/bin/python bench/discord_load.py --games 50 --profile   (cProfile of the play phase)
+Run: .venv/bin/python bench/discord_load.py [--bot both] [--games 50,500] [--shapes burst,paced] [--rate 100]
+     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500   (where its time goes)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import cProfile
 import gc
-import json
-import pstats
-import random
-import subprocess
-import sys
+import itertools
+import math
+import signal
 import tempfile
-import time
-import tracemalloc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import discord
-import simcord
+from loopback.bots import FARKLE_ENV, BotProcess
+from loopback.payloads import BENCH_TOKEN, Snowflakes, World
+from loopback.players import Board, FarklePlayers, Players, TrivialPlayers
+from loopback.profiling import BUCKETS, IDLE, WORKER_THREADS, Profile, describe, from_cprofile, from_stacks
+from loopback.server import CHANNEL_MESSAGE, Interaction, LoopbackDiscord, Outcome
 
-from bot.client import FarkleBot
-from bot.engine import SeededDice, scoring_options
-from bot.render.components import ButtonRef
-from bot.sessions.session import Session, Snapshot
-from bot.settings import GameSettings, Settings
-
-CHANNELS_PER_GUILD = 50
-BANK_AT = 350  # bank once the turn is worth this much and the bank button allows it
-SETTLE_TIMEOUT = 120.0  # seconds; SimCord's default (5 s) is too short for setting up hundreds of games
+BOTS = {"trivial": "loopback.trivial_bot", "farkle": "loopback.run_farkle"}
+READY_DELAY = 2.5  # discord.py is ready 2 s after the last GUILD_CREATE
+CONNECT_WITHIN = 300.0  # seconds for a bot to log in (a restarted Farkle bot restores every game first)
+MIN_BURST_PRESSES = 1000  # rounds enough for a p99 worth reading, and at least three
 
 
-# ---------------------------------------------------------------------- timing
-
-
-class PressTimer:
-    """Real-time handling time of every button press, keyed by interaction id."""
-
-    def __init__(self) -> None:
-        self.started: dict[int, tuple[float, str]] = {}
-        self.samples: list[tuple[str, float]] = []  # (action, seconds)
-        self.enabled = True
-
-    def received(self, interaction: discord.Interaction) -> None:
-        if self.enabled and interaction.type is discord.InteractionType.component:
-            custom_id = (interaction.data or {}).get("custom_id", "")
-            action = custom_id.split(":")[3] if custom_id.count(":") >= 3 else "?"
-            self.started[interaction.id] = (time.perf_counter(), action)
-
-    def answered(self, interaction: discord.Interaction) -> None:
-        begun = self.started.pop(interaction.id, None)
-        if begun is not None:
-            self.samples.append((begun[1], time.perf_counter() - begun[0]))
-
-    def install(self) -> None:
-        """Wrap the two ways the cog answers a press; the bench process never restores them."""
-        timer = self
-        for name in ("edit_message", "send_message"):
-            original = getattr(discord.InteractionResponse, name)
-
-            async def timed(
-                self: discord.InteractionResponse, *args: Any, _original: Any = original, **kw: Any
-            ):
-                result = await _original(self, *args, **kw)
-                timer.answered(self._parent)
-                return result
-
-            setattr(discord.InteractionResponse, name, timed)
-
-
-class TimedBot(FarkleBot):
-    """The real bot; only `dispatch` is observed, to stamp when an interaction reaches it."""
-
-    timer: PressTimer
-
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        if event_name == "interaction":
-            self.timer.received(args[0])
-        super().dispatch(event_name, *args, **kwargs)
-
-
-# ---------------------------------------------------------------------- the games
+# ---------------------------------------------------------------------- one bot against its own Discord
 
 
 @dataclass
-class Table:
-    """One channel with its two players and the board message they press on."""
+class Session:
+    kind: str
+    server: LoopbackDiscord
+    process: BotProcess
+    players: Players
+    boards: list[Board]
 
-    channel: simcord.ChannelHandle
-    players: dict[int, simcord.MemberActor]
-    board: Any = None  # the lobby message, edited into the board when the game starts
-    presses: int = 0
-    refusals: int = 0
-    done: bool = False
-    notes: list[str] = field(default_factory=list)
+    def press(self, board: Board) -> Interaction | None:
+        move = self.players.next_move(board)
+        if move is None:
+            return None
+        board.presses += 1
+        return self.server.press(board.table, move.person, board.message_id, move.custom_id)
 
+    async def connected(self) -> None:
+        """Logged in and ready, and (after a restart) done restoring and redrawing."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CONNECT_WITHIN
+        while not self.server.identified.is_set():
+            self.process.check_alive()
+            if loop.time() > deadline:
+                raise TimeoutError(f"{self.kind} did not connect within {CONNECT_WITHIN} s")
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(READY_DELAY)
+        await self.server.settled(quiet=1.0)
 
-async def open_tables(env: simcord.Env, games: int) -> list[Table]:
-    """Build the world first (guilds, channels, two members each) so its memory is not counted per game."""
-    tables = []
-    for index in range(games):
-        if index % CHANNELS_PER_GUILD == 0:
-            guild = env.create_guild(f"guild-{index // CHANNELS_PER_GUILD}")
-        channel = guild.create_text_channel(f"farkle-{index}")
-        host = guild.add_member(env.create_user(f"host{index}"))
-        guest = guild.add_member(env.create_user(f"guest{index}"))
-        tables.append(Table(channel, {host.id: host, guest.id: guest}))
-    return tables
+    async def set_up(self) -> None:
+        """Every game started; the bench's own objects are then frozen out of its garbage collector, so
+        its pauses never land inside a measured latency."""
+        await self.players.set_up(self.boards)
+        gc.collect()
+        gc.freeze()
 
-
-async def start_games(bot: FarkleBot, tables: list[Table]) -> None:
-    """`/farkle new`, Join, Start in every channel: every game is then in progress."""
-    for index, table in enumerate(tables):
-        if index and index % 100 == 0:
-            print(f"  {index} games started", file=sys.stderr, flush=True)
-        host, guest = table.players.values()
-        result = await host.slash(table.channel, "farkle new")
-        table.board = result.response
-        await press_button(bot, guest, table, "join")
-        await press_button(bot, host, table, "start")
-
-
-async def press_button(bot: FarkleBot, member: simcord.MemberActor, table: Table, action: str) -> None:
-    """Press a button of the board as drawn now: the custom id carries the game id and the roll."""
-    snapshot = bot.sessions.snapshot(table.channel.id)
-    assert snapshot is not None, f"no session in channel {table.channel.id}"
-    ref_action, _, arg = action.partition(":")
-    ref = ButtonRef(snapshot.game_id, snapshot.seq, ref_action, arg or None)
-    result = await member.click(table.board, custom_id=ref.custom_id)
-    table.presses += 1
-    if result.ephemeral:
-        table.refusals += 1
-        if len(table.notes) < 3:
-            table.notes.append(f"{action}: {result.response.content if result.response else '?'}")
+    async def restart(self) -> None:
+        self.process.kill()
+        self.process.start()
+        await self.connected()
 
 
-def choose(snapshot: Snapshot) -> str:
-    """A simple legal policy: roll, select the best-scoring dice one by one, then bank at BANK_AT or roll."""
-    turn, preview = snapshot.turn, snapshot.preview
-    assert turn is not None and preview is not None
-    if not turn.roll:  # start of a turn, or hot dice
-        return "bank" if preview.can_bank and turn.total >= BANK_AT else "roll"
-    best = max(
-        scoring_options(turn.roll, snapshot.rules), key=lambda option: (option.points, len(option.dice))
-    )
-    wanted, free = [], list(range(len(turn.roll)))
-    for face in best.dice:
-        position = next(p for p in free if turn.roll[p] == face)
-        free.remove(position)
-        wanted.append(position)
-    missing = [p for p in wanted if p not in snapshot.selection]
-    if missing:
-        return f"pick:{missing[0]}"
-    if preview.can_bank and (preview.turn_total >= BANK_AT or not preview.can_roll):
-        return "bank"
-    return "roll"
+@asynccontextmanager
+async def session(kind: str, games: int, env: dict[str, str] | None = None) -> AsyncIterator[Session]:
+    with tempfile.TemporaryDirectory(prefix=f"bench-{kind}-") as folder:
+        snowflake = Snowflakes()
+        world = World.build(games, snowflake)
+        server = LoopbackDiscord(world, BENCH_TOKEN, snowflake)
+        url = await server.start()
+        bot_env = (FARKLE_ENV if kind == "farkle" else {}) | (env or {})
+        process = BotProcess(BOTS[kind], url, Path(folder), bot_env)
+        players: Players = FarklePlayers(server) if kind == "farkle" else TrivialPlayers(server)
+        bench = Session(kind, server, process, players, [Board(table) for table in world.tables])
+        try:
+            process.start()
+            await bench.connected()
+            yield bench
+        finally:
+            process.stop()
+            await server.close()
+            if server.unknown_routes:
+                print(f"  {kind}: routes the loopback lacks: {dict(server.unknown_routes)}")
 
 
-async def play(bot: FarkleBot, tables: list[Table], budget: int) -> int:
-    """Round-robin: one press per unfinished game per round, until all are over or `budget` presses."""
-    pressed = 0
-    live = list(tables)
-    while live and pressed < budget:
-        for table in live:
-            snapshot = bot.sessions.snapshot(table.channel.id)
-            if snapshot is None or snapshot.stage != "playing":
-                table.done = True
-                continue
-            assert snapshot.current is not None
-            await press_button(bot, table.players[snapshot.current], table, choose(snapshot))
-            pressed += 1
-            if pressed % 1000 == 0:
-                print(f"  {pressed} presses, {len(live)} games live", file=sys.stderr, flush=True)
-        live = [table for table in live if not table.done]
-    return pressed
+# ---------------------------------------------------------------------- shapes
 
 
-# ---------------------------------------------------------------------- memory
+@dataclass
+class Presses:
+    """The presses of one shape for one bot, and the bot's CPU time over them."""
+
+    interactions: list[Interaction] = field(default_factory=list)
+    no_move: int = 0
+    cpu_seconds: float = 0.0
+
+    def latencies_ms(self) -> list[float]:
+        return sorted(i.latency * 1000 for i in self.interactions if i.latency is not None)
+
+    def failed(self) -> int:
+        return sum(i.done.result() is not Outcome.ANSWERED for i in self.interactions)
+
+    def refused_by_bot(self) -> int:
+        """Answered, but privately: the bot said no (out of date, not your turn)."""
+        return sum(i.callback_type == CHANNEL_MESSAGE and i.ephemeral for i in self.interactions)
+
+    def add(self, other: Presses) -> None:
+        self.interactions += other.interactions
+        self.no_move += other.no_move
+        self.cpu_seconds += other.cpu_seconds
 
 
-def rss_bytes() -> int:
-    gc.collect()
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
+async def one_at_a_time(bench: Session) -> Presses:
+    """One press in every game, each answered before the next is sent."""
+    cpu = bench.process.cpu()
+    result = Presses()
+    for board in bench.boards:
+        interaction = bench.press(board)
+        if interaction is None:
+            result.no_move += 1
+            continue
+        result.interactions.append(interaction)
+        await interaction.done
+    await bench.server.settled()
+    result.cpu_seconds = bench.process.cpu() - cpu
+    return result
 
 
-def session_bytes(bot: FarkleBot) -> tuple[int, int]:
-    """Bytes tracemalloc sees retained by a fresh copy of every session, and the mean saved JSON size.
-
-    A copy is made because tracemalloc only sees allocations made while it runs; `Session.load` builds
-    the same objects the live session holds (plus its own Ruleset: see the report).
-    """
-    sessions = list(bot.sessions._sessions.values())
-    dumps = [session.dump() for session in sessions]
-    gc.collect()
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    copies = [Session.load(text) for text in dumps]
-    gc.collect()
-    retained = tracemalloc.get_traced_memory()[0] - before
-    tracemalloc.stop()
-    del copies
-    return retained, sum(map(len, dumps)) // max(len(dumps), 1)
+async def burst_round(bench: Session) -> Presses:
+    """One press in every game, all written to the gateway together; then wait for the bot to finish."""
+    cpu = bench.process.cpu()
+    pressed = [bench.press(board) for board in bench.boards]
+    round_ = Presses([i for i in pressed if i is not None], no_move=pressed.count(None))
+    await asyncio.gather(*(i.done for i in round_.interactions))
+    await bench.server.settled()
+    round_.cpu_seconds = bench.process.cpu() - cpu
+    return round_
 
 
-# ---------------------------------------------------------------------- one run
+async def paced(bench: Session, rate: float, seconds: float) -> Presses:
+    """`rate` presses a second on an absolute schedule, each on the next game not waiting for an answer."""
+    loop = asyncio.get_running_loop()
+    cpu, start = bench.process.cpu(), loop.time()
+    result = Presses()
+    waiting: dict[int, Interaction] = {}
+    boards = itertools.cycle(bench.boards)
+    for k in range(int(rate * seconds)):
+        await asyncio.sleep(max(0.0, start + k / rate - loop.time()))
+        for board in itertools.islice(boards, len(bench.boards)):
+            last = waiting.get(board.table.index)
+            interaction = bench.press(board) if last is None or last.done.done() else None
+            if interaction is not None:
+                waiting[board.table.index] = interaction
+                result.interactions.append(interaction)
+                break
+        else:
+            result.no_move += 1
+    await asyncio.gather(*(i.done for i in result.interactions))
+    await bench.server.settled()
+    result.cpu_seconds = bench.process.cpu() - cpu
+    return result
 
 
-def percentile(sorted_values: list[float], fraction: float) -> float:
-    if not sorted_values:
-        return float("nan")
-    return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
+# ---------------------------------------------------------------------- runs
 
 
-async def measure(games: int, seed: int, budget_per_game: int, profile: bool) -> dict[str, Any]:
-    """One full run in this process; returns the numbers for the table."""
-    rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            _env_file=None,
-            discord_token=None,
-            database_path=Path(tmp) / "farkle.sqlite3",
-            # Timers at their longest, so a long real-time run never sees a turn expire.
-            game=GameSettings(_env_file=None, computer_pause=0, turn_timeout=3600, lobby_timeout=86400),
-        )
-        timer = PressTimer()
-        timer.install()
-        bot = TimedBot(settings, dice=lambda: SeededDice(rng.getrandbits(63)))
-        bot.timer = timer
-        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
-            tables = await open_tables(env, games)
-            rss_before = rss_bytes()
-            started = time.perf_counter()
-            await start_games(bot, tables)
-            setup_seconds = time.perf_counter() - started
-            rss_after = rss_bytes()
-            traced, dump_len_start = session_bytes(bot)
-            timer.samples.clear()  # lobby presses are timed separately from play
+@dataclass
+class Memory:
+    """VmRSS at each step, in bytes; `idle` is the bot connected with no game."""
 
-            profiler = cProfile.Profile() if profile else None
-            started = time.perf_counter()
-            if profiler:
-                profiler.enable()
-            pressed = await play(bot, tables, budget_per_game * games)
-            if profiler:
-                profiler.disable()
-            play_seconds = time.perf_counter() - started
-            _, dump_len_end = session_bytes(bot)
-            unanswered = len(timer.started)
-            errors = len(env.errors)
-            await bot.close()  # SimCord does not close the bot; the open aiosqlite thread would keep us alive
-    if profiler:
-        stats = pstats.Stats(profiler, stream=sys.stderr)
-        stats.sort_stats("cumulative").print_stats(40)
-        stats.sort_stats("tottime").print_stats(30)
-    latencies = sorted(seconds * 1000 for _, seconds in timer.samples)
-    return {
-        "games": games,
-        "finished": sum(1 for t in tables if t.done),
-        "presses": pressed,
-        "refusals": sum(t.refusals for t in tables),
-        "refusal_examples": [note for t in tables for note in t.notes][:3],
-        "unanswered": unanswered,
-        "bot_errors": errors,
-        "timed": len(latencies),
-        "p50_ms": percentile(latencies, 0.50),
-        "p99_ms": percentile(latencies, 0.99),
-        "max_ms": latencies[-1] if latencies else float("nan"),
-        "mean_ms": sum(latencies) / len(latencies) if latencies else float("nan"),
-        "presses_per_s": pressed / play_seconds,
-        "setup_s": setup_seconds,
-        "play_s": play_seconds,
-        "rss_kb_per_game": (rss_after - rss_before) / games / 1024,
-        "sessions_kb_per_game": traced / games / 1024,
-        "save_json_bytes_start": dump_len_start,
-        "save_json_bytes_end": dump_len_end,
-    }
+    games: int
+    idle: int
+    started: int = 0
+    played: int = 0
+    after_burst: int = 0
+    restored: int | None = None
+    restored_played: int | None = None
+
+    def per_game_kb(self, rss: int | None) -> float | None:
+        return None if rss is None else (rss - self.idle) / self.games / 1024
+
+
+@dataclass
+class Run:
+    kind: str
+    shape: str
+    games: int
+    presses: Presses
+    memory: Memory | None = None
+    after_restart: Presses | None = None
+
+
+async def burst_run(kind: str, games: int, rounds: int, restart: bool) -> list[Run]:
+    """Set up, one round one at a time, the burst rounds, then (Farkle) kill, restart, one more round."""
+    async with session(kind, games) as bench:
+        memory = Memory(games, bench.process.rss())
+        await bench.set_up()
+        memory.started = bench.process.rss()
+        single = await one_at_a_time(bench)
+        memory.played = bench.process.rss()
+        presses = Presses()
+        for number in range(rounds):
+            presses.add(await burst_round(bench))
+            if number == 0:
+                memory.after_burst = bench.process.rss()
+        burst = Run(kind, "burst", games, presses, memory)
+        if restart:
+            await bench.restart()
+            memory.restored = bench.process.rss()
+            burst.after_restart = await one_at_a_time(bench)
+            memory.restored_played = bench.process.rss()
+        return [Run(kind, "one at a time", games, single), burst]
+
+
+async def paced_run(kind: str, games: int, rate: float, seconds: float) -> Run:
+    async with session(kind, games) as bench:
+        await bench.set_up()
+        return Run(kind, f"paced {rate:g}/s", games, await paced(bench, rate, seconds))
+
+
+async def profile_run(kind: str, games: int, rounds: int, profiler: str) -> tuple[Run, Profile]:
+    """The burst rounds, profiled from the first press to the last answer (not the set-up)."""
+    with tempfile.TemporaryDirectory(prefix="bench-profile-") as folder:
+        output = Path(folder) / "bot.profile"
+        async with session(kind, games, {"BENCH_PROFILE": str(output), "BENCH_PROFILER": profiler}) as bench:
+            await bench.set_up()
+            threads = bench.process.thread_cpu()
+            bench.process.signal(signal.SIGUSR1)
+            presses = Presses()
+            for _ in range(rounds):
+                presses.add(await burst_round(bench))
+            bench.process.signal(signal.SIGUSR2)
+            await written(output, bench.process)
+            after = bench.process.thread_cpu()
+        run = Run(kind, f"burst ({profiler})", games, presses)
+        answered = len(presses.latencies_ms())
+        if profiler == "stacks":
+            return run, from_stacks(output, answered)
+        workers = sum(after[tid] - threads.get(tid, 0.0) for tid in after if tid != bench.process.pid)
+        return run, from_cprofile(output, answered, workers)
+
+
+async def written(path: Path, process: BotProcess, seconds: float = 30.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if await asyncio.to_thread(path.exists):
+            return
+        process.check_alive()
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"the bot did not write {path} within {seconds} s")
 
 
 # ---------------------------------------------------------------------- report
 
 
-ROWS = [
-    ("games finished", "finished", "{:.0f}"),
-    ("button presses (play)", "presses", "{:.0f}"),
-    ("refused presses", "refusals", "{:.0f}"),
-    ("p50 handling (ms)", "p50_ms", "{:.2f}"),
-    ("p99 handling (ms)", "p99_ms", "{:.2f}"),
-    ("max handling (ms)", "max_ms", "{:.2f}"),
-    ("mean handling (ms)", "mean_ms", "{:.2f}"),
-    ("presses/s (incl. SimCord)", "presses_per_s", "{:.0f}"),
-    ("setup: new+join+start (s)", "setup_s", "{:.1f}"),
-    ("RSS per game (KB)", "rss_kb_per_game", "{:.1f}"),
-    ("sessions, tracemalloc (KB/game)", "sessions_kb_per_game", "{:.1f}"),
-    ("saved JSON at start (bytes)", "save_json_bytes_start", "{:.0f}"),
-    ("saved JSON at end (bytes)", "save_json_bytes_end", "{:.0f}"),
-]
+def percentile(values: list[float], fraction: float) -> float:
+    return values[min(len(values) - 1, int(fraction * len(values)))] if values else math.nan
 
 
-def print_table(runs: list[dict[str, Any]]) -> None:
-    header = f"{'':34}" + "".join(f"{str(run['games']) + ' games':>14}" for run in runs)
-    print(header)
-    for label, key, fmt in ROWS:
-        print(f"{label:34}" + "".join(f"{fmt.format(run[key]):>14}" for run in runs))
+def print_latency(runs: list[Run]) -> None:
+    print(
+        f"{'shape':16}{'games':>6} {'bot':8}{'presses':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+        f"{'failed':>8}{'refused':>8}{'CPU ms/press':>13}"
+    )
     for run in runs:
-        if run["unanswered"] or run["bot_errors"] or run["refusal_examples"]:
+        ms = run.presses.latencies_ms()
+        answered = max(len(ms), 1)
+        print(
+            f"{run.shape:16}{run.games:>6} {run.kind:8}{len(run.presses.interactions):>8}"
+            f"{percentile(ms, 0.5):>9.1f}{percentile(ms, 0.99):>9.1f}{(ms[-1] if ms else math.nan):>9.1f}"
+            f"{run.presses.failed():>8}{run.presses.refused_by_bot():>8}"
+            f"{run.presses.cpu_seconds * 1000 / answered:>13.2f}"
+        )
+    by_shape: dict[tuple[str, int], dict[str, Run]] = {}
+    for run in runs:
+        by_shape.setdefault((run.shape, run.games), {})[run.kind] = run
+    for (shape, games), pair in by_shape.items():
+        if {"farkle", "trivial"} <= pair.keys():
+            farkle, trivial = (pair[k].presses.latencies_ms() for k in ("farkle", "trivial"))
+            p50 = percentile(farkle, 0.5) / percentile(trivial, 0.5)
+            p99 = percentile(farkle, 0.99) / percentile(trivial, 0.99)
+            print(f"  {shape}, {games} games: farkle / trivial  p50 {p50:.2f}  p99 {p99:.2f}")
+
+
+def print_memory(runs: list[Run]) -> None:
+    columns = ("started", "played", "1 burst", "restored", "+ played")
+    print(f"\n{'RSS KB per game':16}{'games':>6} {'bot':8}" + "".join(f"{name:>10}" for name in columns))
+    for run in runs:
+        memory = run.memory
+        if memory is None:
+            continue
+        cells = [memory.started, memory.played, memory.after_burst, memory.restored, memory.restored_played]
+        text = [f"{value:.1f}" if value is not None else "—" for value in map(memory.per_game_kb, cells)]
+        print(f"{'':16}{run.games:>6} {run.kind:8}" + "".join(f"{cell:>10}" for cell in text))
+    for run in runs:
+        if run.memory is not None:
+            print(f"  {run.kind}, {run.games} games: {run.memory.idle / 2**20:.1f} MiB with no game")
+        if run.after_restart is not None:
+            again = run.after_restart
             print(
-                f"{run['games']} games: {run['unanswered']} unanswered, {run['bot_errors']} bot errors;"
-                f" refusals e.g. {run['refusal_examples']}"
+                f"  {run.kind}, {run.games} games, one press each after the restart:"
+                f" {len(again.interactions)} presses, {again.failed()} failed,"
+                f" {again.refused_by_bot()} refused by the bot, {again.no_move} games with no move"
             )
 
 
-def run_in_child(games: int, args: argparse.Namespace) -> dict[str, Any]:
-    """A fresh process per size: RSS never shrinks, so a second run in one process would read low."""
-    command = [sys.executable, __file__, "--single", "--games", str(games), "--seed", str(args.seed)]
-    command += ["--budget", str(args.budget)]
-    done = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def print_profile(profile: Profile) -> None:
+    rows = [name for name in (*BUCKETS[:1], WORKER_THREADS, *BUCKETS[1:]) if name in profile.buckets]
+    busy = sum(profile.buckets[name] for name in rows)
+    print(f"\nWhere the bot's time goes ({profile.source}),")
+    print(f"ms per answered press over {profile.presses} presses:")
+    for name in rows:
+        print(f"  {name:58}{profile.buckets[name] * 1000:>8.2f}{profile.buckets[name] / busy * 100:>7.1f} %")
+    print(f"  {'total':58}{busy * 1000:>8.2f}")
+    if IDLE in profile.buckets:
+        print(f"  ({IDLE}: {profile.buckets[IDLE] * 1000:.2f} ms per press, not counted)")
+    print("\nTop 15 functions by own time (ms per press, calls per press, the bucket of their own code):")
+    for row in profile.top:
+        calls = f"{row.calls:7.1f}" if row.calls is not None else f"{'—':>7}"
+        print(f"  {row.seconds * 1000:7.3f} {calls}  {describe(row.key)[:80]:80} {row.bucket}")
 
 
-def main() -> None:
+# ---------------------------------------------------------------------- main
+
+
+def rounds_for(games: int, asked: int) -> int:
+    return asked or max(3, math.ceil(MIN_BURST_PRESSES / games))
+
+
+async def main(args: argparse.Namespace) -> None:
+    kinds = ["trivial", "farkle"] if args.bot == "both" else [args.bot]
+    games = [int(n) for n in args.games.split(",")]
+    if args.profile:
+        for kind in kinds:
+            rounds = rounds_for(max(games), args.rounds)
+            run, profile = await profile_run(kind, max(games), rounds, args.profile)
+            print(f"\n{kind}:")
+            print_latency([run])
+            print_profile(profile)
+        return
+    runs: list[Run] = []
+    shapes = args.shapes.split(",")
+    if "burst" in shapes:
+        for n in games:
+            for kind in kinds:
+                print(f"  burst, {n} games, {kind} …", flush=True)
+                runs += await burst_run(kind, n, rounds_for(n, args.rounds), restart=kind == "farkle")
+    if "paced" in shapes:
+        for kind in kinds:
+            print(f"  paced, {args.paced_games} games, {kind} …", flush=True)
+            runs.append(await paced_run(kind, args.paced_games, args.rate, args.paced_seconds))
+    print()
+    print_latency(runs)
+    print_memory(runs)
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--compare", type=int, default=50, help="a second, smaller run (0: none)")
-    parser.add_argument("--budget", type=int, default=2000, help="presses per game before stopping")
-    parser.add_argument("--profile", action="store_true", help="cProfile the play phase (one run, stderr)")
-    parser.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.single or args.profile:
-        result = asyncio.run(measure(args.games, args.seed, args.budget, args.profile))
-        if args.single:
-            print(json.dumps(result))
-        else:
-            print_table([result])
-        return
-    sizes = [args.games] + ([args.compare] if args.compare else [])
-    print_table([run_in_child(games, args) for games in sizes])
+    parser.add_argument("--bot", choices=["farkle", "trivial", "both"], default="both")
+    parser.add_argument("--games", default="50,500", help="N for the burst shape, comma-separated")
+    parser.add_argument("--shapes", default="burst,paced", help="burst, paced or both")
+    parser.add_argument(
+        "--rounds", type=int, default=0, help="burst rounds (0: enough for 1,000 presses, ≥ 3)"
+    )
+    parser.add_argument("--rate", type=float, default=100.0, help="paced presses per second")
+    parser.add_argument("--paced-games", type=int, default=300)
+    parser.add_argument("--paced-seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="stacks",
+        choices=["stacks", "cprofile"],
+        help="profile the bot during the largest burst instead (stack samples, or cprofile)",
+    )
+    return parser.parse_args()
 
 
 if __name__ == "__main__":
-    main()
+    asyncio.run(main(parse_args()))

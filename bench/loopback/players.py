@@ -1,0 +1,167 @@
+"""Members at the tables: they set up a game in every channel and press what the board shows them.
+
+A press is chosen from the message as the server stores it now, like a member reading their screen: the
+custom ids, which buttons are enabled, whose turn the board names. Nothing is read from the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.engine import Ruleset, scoring_options
+
+from .payloads import JSONDict, Person, Table, components_of
+from .server import Interaction, LoopbackDiscord, Outcome
+from .trivial_bot import BUTTONS, board_message
+
+BANK_AT = 350  # bank once the turn is worth this much (and Bank is enabled)
+SETUP_CHUNK = 50  # interactions in flight at once while setting up: setting up is not measured
+CLASSIC = Ruleset.preset("classic")  # the bot's default rules, which every bench game plays
+
+
+class SetupFailed(RuntimeError):
+    pass
+
+
+@dataclass
+class Board:
+    """One table and the message its game is played on."""
+
+    table: Table
+    message_id: int = 0
+    presses: int = 0
+
+
+@dataclass(frozen=True)
+class Move:
+    person: Person
+    custom_id: str
+
+
+class Players(Protocol):
+    async def set_up(self, boards: list[Board]) -> None: ...
+
+    def next_move(self, board: Board) -> Move | None:
+        """A legal press on the board as stored now, or None when there is none (a game over)."""
+        ...
+
+
+async def all_answered(server: LoopbackDiscord, what: str, interactions: list[Interaction]) -> None:
+    outcomes = await asyncio.gather(*(interaction.done for interaction in interactions))
+    failed = sum(outcome is not Outcome.ANSWERED for outcome in outcomes)
+    if failed:
+        raise SetupFailed(
+            f"{failed} of {len(interactions)} {what} failed; unknown routes: {server.unknown_routes}"
+        )
+
+
+class TrivialPlayers:
+    """The baseline's boards are seeded on the server; a member presses each button in turn."""
+
+    def __init__(self, server: LoopbackDiscord) -> None:
+        self.server = server
+
+    async def set_up(self, boards: list[Board]) -> None:
+        for board in boards:
+            board.message_id = int(self.server.post(board.table, board_message(board.table.index))["id"])
+        await self.server.settled()
+
+    def next_move(self, board: Board) -> Move | None:
+        button = BUTTONS[board.presses % len(BUTTONS)]
+        return Move(board.table.host, f"trivial:{board.table.index}:{button}")
+
+
+class FarklePlayers:
+    """`/farkle new` by ana, Join by ben, Start by ana; then the current player rolls, picks the
+    best-scoring dice one by one and banks at BANK_AT."""
+
+    def __init__(self, server: LoopbackDiscord) -> None:
+        self.server = server
+
+    async def set_up(self, boards: list[Board]) -> None:
+        for chunk in _chunks(boards):
+            opened = [self.server.slash(b.table, b.table.host, "farkle", "new") for b in chunk]
+            await all_answered(self.server, "/farkle new", opened)
+            for board, interaction in zip(chunk, opened, strict=True):
+                board.message_id = interaction.response_message_id or 0
+        await self.server.settled()  # the bot attaches each lobby to its message after answering
+        for action, who in (("join", "guest"), ("start", "host")):
+            for chunk in _chunks(boards):
+                presses = [self._lobby_press(board, action, who) for board in chunk]
+                await all_answered(self.server, action, presses)
+            await self.server.settled()
+
+    def _lobby_press(self, board: Board, action: str, who: str) -> Interaction:
+        buttons = _buttons(self.server.messages[board.message_id])
+        person = board.table.guest if who == "guest" else board.table.host
+        return self.server.press(board.table, person, board.message_id, buttons[action]["custom_id"])
+
+    def next_move(self, board: Board) -> Move | None:
+        stored = self.server.messages.get(board.message_id)
+        if stored is None or not stored["embeds"]:
+            return None
+        description = stored["embeds"][0].get("description", "")
+        person = next(
+            (p for p in (board.table.host, board.table.guest) if f"**{p.name}'s turn**" in description), None
+        )
+        if person is None:  # the game is over (or closed): nothing to press
+            return None
+        buttons = _buttons(stored)
+        action = _choose(buttons)
+        return Move(person, buttons[action]["custom_id"]) if action else None
+
+
+def _chunks(boards: list[Board]) -> list[list[Board]]:
+    return [boards[i : i + SETUP_CHUNK] for i in range(0, len(boards), SETUP_CHUNK)]
+
+
+def _buttons(stored: JSONDict) -> dict[str, JSONDict]:
+    """Farkle's buttons by what they do: `roll`, `bank`, `pick:2`, `drop:0`, ... (`farkle:<game>:<seq>:…`)."""
+    found = {}
+    for component in components_of(stored):
+        parts = str(component.get("custom_id", "")).split(":")
+        if parts[0] == "farkle" and len(parts) >= 4:
+            found[":".join(parts[3:])] = component
+    return found
+
+
+def _face(component: JSONDict) -> int:
+    """A die button shows its face as the `die_N` emoji, or as a keycap label without emojis."""
+    emoji = component.get("emoji") or {}
+    match = re.search(r"[1-6]", str(emoji.get("name", "")) or str(component.get("label", "")))
+    if match is None:
+        raise ValueError(f"no face on the die button {component}")
+    return int(match.group())
+
+
+def _enabled(buttons: dict[str, JSONDict], action: str) -> bool:
+    return action in buttons and not buttons[action].get("disabled")
+
+
+def _choose(buttons: dict[str, JSONDict]) -> str | None:
+    dice: dict[int, tuple[int, bool]] = {}  # position → (face, selected)
+    for action, component in buttons.items():
+        verb, _, position = action.partition(":")
+        if verb in ("pick", "drop"):
+            dice[int(position)] = (_face(component), verb == "drop")
+    bank = (
+        _enabled(buttons, "bank") and int(re.sub(r"\D", "", buttons["bank"].get("label", "")) or 0) >= BANK_AT
+    )
+    if not dice:  # a new turn, or hot dice
+        return "bank" if bank else ("roll" if _enabled(buttons, "roll") else None)
+    options = scoring_options([dice[position][0] for position in sorted(dice)], CLASSIC)
+    if not options:  # never drawn: a roll that scores nothing ends the turn at once
+        return None
+    best = max(options, key=lambda option: (option.points, len(option.dice)))
+    free = sorted(dice)
+    for face in best.dice:
+        position = next(p for p in free if dice[p][0] == face)
+        free.remove(position)
+        if not dice[position][1]:
+            return f"pick:{position}"
+    if bank or (_enabled(buttons, "bank") and not _enabled(buttons, "roll")):
+        return "bank"
+    return "roll" if _enabled(buttons, "roll") else None
