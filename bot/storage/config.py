@@ -11,7 +11,7 @@ import aiosqlite
 
 from bot.storage.database import transaction
 
-_COLUMNS = ("rules", "turn_timeout", "lobby_timeout", "hints", "threads")
+_COLUMNS = ("rules", "turn_timeout", "lobby_timeout", "hints", "threads", "language")
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class ConfigRow:
     lobby_timeout: int | None = None
     hints: bool | None = None
     threads: bool | None = None
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class SqliteConfigStore:
             row = await cursor.fetchone()
         if row is None:
             return ConfigRow()
-        return ConfigRow(row[0], row[1], row[2], _flag(row[3]), _flag(row[4]))
+        return ConfigRow(row[0], row[1], row[2], _flag(row[3]), _flag(row[4]), row[5])
 
     async def save(self, guild_id: int, row: ConfigRow, entry: AuditEntry) -> None:
         """Replace the server's overrides and log the change, both or neither."""
@@ -109,11 +110,20 @@ class SqliteConfigStore:
     async def _upsert(self, guild_id: int, row: ConfigRow, at: float) -> None:
         await self._db.execute(
             f"INSERT INTO guild_config (guild_id, {', '.join(_COLUMNS)}, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET"
             " rules = excluded.rules, turn_timeout = excluded.turn_timeout,"
             " lobby_timeout = excluded.lobby_timeout, hints = excluded.hints,"
-            " threads = excluded.threads, updated_at = excluded.updated_at",
-            (guild_id, row.rules, row.turn_timeout, row.lobby_timeout, row.hints, row.threads, at),
+            " threads = excluded.threads, language = excluded.language, updated_at = excluded.updated_at",
+            (
+                guild_id,
+                row.rules,
+                row.turn_timeout,
+                row.lobby_timeout,
+                row.hints,
+                row.threads,
+                row.language,
+                at,
+            ),
         )
 
     async def _log(self, guild_id: int, entry: AuditEntry) -> None:
