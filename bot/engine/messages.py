@@ -12,9 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-# Words joining the last two items of a `Listing`: "1, 2 or 3", "ana and ben".
-OR = "{head} or {last}"
-AND = "{head} and {last}"
 Conjunction: TypeAlias = Literal["or", "and"]
 
 
@@ -23,8 +20,9 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-N_(OR)
-N_(AND)
+# Words joining the last two items of a `Listing`: "1, 2 or 3", "ana and ben".
+OR = N_("{head} or {last}")
+AND = N_("{head} and {last}")
 
 
 @dataclass(frozen=True, slots=True)
