@@ -184,7 +184,8 @@ def replay_lines(game: Game, names: dict[str, str], tr: Translator) -> list[str]
         elif isinstance(event, Rolled):
             current.append(tr.text("rolled {dice}", dice=_faces(event.dice)))
         elif isinstance(event, Kept):
-            current.append(tr.text("kept {dice} (+{points}) →", dice=_faces(event.dice), points=event.points))
+            kept = tr.text("kept {dice} (+{points}) →", dice=_faces(event.dice), points=str(event.points))
+            current.append(kept)
         else:
             line = describe(event, name_of, tr)
             if line and current:
