@@ -52,9 +52,13 @@ def problems(template: Catalog, translated: Catalog) -> list[str]:
             if not form:
                 found.append(f"untranslated: {wanted.id!r}")
             elif placeholders(form) != expected:
-                found.append(f"placeholders {sorted(placeholders(form))} != {sorted(expected)}: {wanted.id!r}")
+                found.append(
+                    f"placeholders {sorted(placeholders(form))} != {sorted(expected)}: {wanted.id!r}"
+                )
         if len(forms) != translated.num_plurals and isinstance(wanted.id, tuple):
-            found.append(f"{len(forms)} plural forms, the language has {translated.num_plurals}: {wanted.id!r}")
+            found.append(
+                f"{len(forms)} plural forms, the language has {translated.num_plurals}: {wanted.id!r}"
+            )
     return found
 
 
