@@ -161,3 +161,28 @@ async def test_auto_follows_the_servers_own_locale(env: simcord.Env, locales: di
     host = guild.add_member(env.create_user("ana"))
     await host.slash(channel, "farkle new")
     assert labels(board_message(channel))["join"] == "Unirse", "no language set: the server's locale"
+
+
+async def test_the_language_setting_is_autocompleted_checked_and_shown(
+    table: Table, admin: simcord.MemberActor, locales: dict[int, str]
+) -> None:
+    options = await admin.autocomplete(table.channel, "farkle-config set", "option", "lang")
+    assert [choice["value"] for choice in options] == ["language"]
+    values = await admin.autocomplete(table.channel, "farkle-config set", "value", "", option="language")
+    assert [choice["value"] for choice in values] == ["auto", "en", "de", "fr", "es", "pt-BR"]
+    wrong = await admin.slash(table.channel, "farkle-config set", option="language", value="klingon")
+    assert wrong.response is not None
+    assert wrong.response.content == "language takes auto, en, de, fr, es or pt-BR."
+    locales[admin.id] = "fr"
+    wrong = await admin.slash(table.channel, "farkle-config set", option="language", value="klingon")
+    assert wrong.response is not None
+    assert wrong.response.content == "language accepte auto, en, de, fr, es ou pt-BR."
+    await admin.slash(table.channel, "farkle-config set", option="language", value="PT-br")
+    shown = await admin.slash(table.channel, "farkle-config show")
+    assert shown.response is not None
+    settings = next(f.value for f in shown.response.embeds[0].fields if f.name == "Réglages du serveur")
+    assert "• language: pt-BR" in (settings or "")
+    back = await admin.slash(table.channel, "farkle-config set", option="language", value="auto")
+    assert back.response is not None and "language: pt-BR → auto" in (
+        back.response.embeds[0].description or ""
+    )
