@@ -55,9 +55,24 @@ def _view(*buttons: FarkleButton) -> discord.ui.View:
     return view
 
 
-def _names(snapshot: Snapshot) -> Callable[[str | int | None], str]:
-    """Seat names as drawn: a payload's display name can be far longer than Discord's own limit."""
-    return lambda player: capped_name(snapshot.name_of(player))
+def seat_name(seat: SeatView, tr: Translator) -> str:
+    """A seat as drawn: a member's display name, capped (a payload's can be far longer than Discord's own
+    limit); a computer named in the reader's language ("Computer 1 (normal)" is how the session stores it)."""
+    if seat.computer is None:
+        return capped_name(seat.name)
+    level = tr.term(LEVEL_NAMES.get(seat.computer, seat.computer))
+    return tr.text("Computer {number} ({level})", number=-seat.user_id, level=level)
+
+
+def _names(snapshot: Snapshot, tr: Translator) -> Callable[[str | int | None], str]:
+    """Player ids (as events carry them) to seat names as drawn."""
+    seats = {str(seat.user_id): seat for seat in snapshot.seats}
+
+    def name_of(player: str | int | None) -> str:
+        seat = seats.get(str(player))
+        return seat_name(seat, tr) if seat is not None else tr.text("someone")
+
+    return name_of
 
 
 def team_name(team: int | None, tr: Translator) -> str:
@@ -70,7 +85,7 @@ def team_name(team: int | None, tr: Translator) -> str:
 def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
     rules = snapshot.rules
     lines = [
-        f"{'👑 ' if seat.user_id == snapshot.host_id else '• '}{capped_name(seat.name)}"
+        f"{'👑 ' if seat.user_id == snapshot.host_id else '• '}{seat_name(seat, tr)}"
         + (" · " + tr.text("{team} team", team=team_name(seat.team, tr)) if rules.teams else "")
         for seat in snapshot.seats
     ]
@@ -138,7 +153,7 @@ def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
 
 def _standing(snapshot: Snapshot, seat: SeatView, tr: Translator) -> str:
     marker = "▶️" if seat.user_id == snapshot.current else ("🛟" if seat.safe else "▫️")
-    name = capped_name(seat.name)
+    name = seat_name(seat, tr)
     bits = [f"{marker} **{name}**" if seat.active else tr.text("~~{name}~~ (out)", name=name)]
     if snapshot.rules.teams:
         bits.append(tr.text("{team} team", team=team_name(seat.team, tr)))
@@ -159,7 +174,7 @@ def _team_banks(snapshot: Snapshot, tr: Translator) -> str:
 
 
 def recent_lines(snapshot: Snapshot, tr: Translator) -> list[str]:
-    lines = [describe(event, _names(snapshot), tr) for event in snapshot.recent]
+    lines = [describe(event, _names(snapshot, tr), tr) for event in snapshot.recent]
     return [line for line in lines if line][-RECENT_LINES:]
 
 
@@ -171,7 +186,7 @@ def board(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rend
     total = tr.points(turn.total)
     if current:
         status = [
-            tr.text("**{name}'s turn** · turn total **{total}**", name=capped_name(current.name), total=total)
+            tr.text("**{name}'s turn** · turn total **{total}**", name=seat_name(current, tr), total=total)
         ]
     else:
         status = [tr.text("**Nobody's turn** · turn total **{total}**", total=total)]
@@ -289,7 +304,7 @@ def _turn_buttons(snapshot: Snapshot, tr: Translator, art: DiceArt) -> list[Fark
 
 
 def results(snapshot: Snapshot, tr: Translator) -> Rendered:
-    name_of = _names(snapshot)
+    name_of = _names(snapshot, tr)
     winners = [name_of(w) for w in snapshot.winners]
     if winners:
         headline = clip(tr.say(Listing(tuple(winners), "and")), TITLE_LIMIT - 40)

@@ -144,7 +144,8 @@ class GameCommands:
         if len(session.seats) >= session.max_players:
             return Outcome.refuse(_full(session))
         number = sum(1 for seat in session.seats if seat.computer) + 1
-        session.seats.append(Seat(-number, f"Computer {number} ({level})", computer=level))
+        name = Message("Computer {number} ({level})", number=number, level=level)  # drawn translated
+        session.seats.append(Seat(-number, str(name), computer=level))
         return await self._uow.commit(session, [])
 
     async def _rematch(

@@ -21,6 +21,7 @@ from tests.cogs.play import (
     board_message,
     keep_all,
     labels,
+    press,
     refused,
 )
 
@@ -108,6 +109,10 @@ async def test_a_whole_game_in_the_servers_language(
     board = board_message(channel)
     assert any(field.name == words.standings for field in board.embeds[0].fields)
     await act(table.ana, channel, "roll")
+    hint = await press(table.ana, channel, "hint")
+    assert hint.ephemeral and hint.response is not None and hint.response.content.startswith("💡")
+    assert_within_discord_limits(hint.response)
+    assert_no_english(hint.response)
     for position in range(3):  # three 1s chosen: the board says what Roll and Bank would do
         await act(table.ana, channel, f"die:{position}")
     assert_no_english(board_message(channel))
@@ -161,6 +166,11 @@ async def test_auto_follows_the_servers_own_locale(env: simcord.Env, locales: di
     host = guild.add_member(env.create_user("ana"))
     await host.slash(channel, "farkle new")
     assert labels(board_message(channel))["join"] == "Unirse", "no language set: the server's locale"
+    await act(host, channel, "cpu:easy")
+    lobby = board_message(channel)
+    assert "• Ordenador 1 (fácil)" in (lobby.embeds[0].fields[0].value or ""), (
+        "computers are named in Spanish too"
+    )
 
 
 async def test_the_language_setting_is_autocompleted_checked_and_shown(
