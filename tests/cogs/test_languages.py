@@ -39,6 +39,7 @@ class Words:
     final_standings: str
     total: str  # 10,000 as the results write it
     rematch: str
+    wins: str  # the leaderboard by wins
     scoring: str  # the rules' first section
     your_turn: str  # the turn ping
 
@@ -47,19 +48,19 @@ NNBSP = "\u202f"  # French groups digits with a narrow no-break space
 WORDS = {
     "de": Words(
         "✅ Gespeichert", "Spieler (", "Beitreten", "Spielstand", "2.000 sichern", "🏆 ana gewinnt!",
-        "Endstand", "10.000", "Revanche", "Wertung", "🎲 du bist dran!",
+        "Endstand", "10.000", "Revanche", "Siege", "Wertung", "🎲 du bist dran!",
     ),
     "fr": Words(
         "✅ Enregistré", "Joueurs (", "Rejoindre", "Classement", f"Encaisser 2{NNBSP}000", "🏆 ana gagne !",
-        "Classement final", f"10{NNBSP}000", "Revanche", "Points", "🎲 c’est ton tour !",
+        "Classement final", f"10{NNBSP}000", "Revanche", "Victoires", "Points", "🎲 c’est ton tour !",
     ),
     "es": Words(
         "✅ Guardado", "Jugadores (", "Unirse", "Clasificación", "Plantarse con 2.000", "🏆 ¡ana gana!",
-        "Clasificación final", "10.000", "Revancha", "Puntuación", "🎲 ¡te toca!",
+        "Clasificación final", "10.000", "Revancha", "Victorias", "Puntuación", "🎲 ¡te toca!",
     ),
     "pt-BR": Words(
         "✅ Salvo", "Jogadores (", "Entrar", "Placar", "Guardar 2.000", "🏆 ana vence!",
-        "Classificação final", "10.000", "Revanche", "Pontuação", "🎲 é a sua vez!",
+        "Classificação final", "10.000", "Revanche", "Vitórias", "Pontuação", "🎲 é a sua vez!",
     ),
 }  # fmt: skip
 
@@ -133,6 +134,10 @@ async def test_a_whole_game_in_the_servers_language(
     assert rules.ephemeral and rules.response is not None
     assert rules.response.embeds[0].fields[0].name == words.scoring
     assert any(words.your_turn in message.content for message in channel.history())
+    leaderboard = await table.ben.slash(channel, "farkle leaderboard", metric="wins")
+    assert not leaderboard.ephemeral, "posted for the channel: in the server's language"
+    assert leaderboard.response is not None
+    assert (leaderboard.response.embeds[0].title or "").endswith(f" · {words.wins}")
     for message in [*channel.history(), rules.response]:
         assert_within_discord_limits(message)
         assert_no_english(message)
