@@ -19,6 +19,7 @@ from bot.config import ConfigService
 from bot.emojis import load_dice_art
 from bot.engine import PRESET_NAMES, DiceSource, Ruleset
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
+from bot.i18n import CommandTranslator, for_member, translators
 from bot.ratings import rate_game
 from bot.records import Metric, Period
 from bot.render.components import ButtonRef, FarkleButton
@@ -60,7 +61,7 @@ class FarkleTree(app_commands.CommandTree["FarkleBot"]):
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
         else:
-            await reply_ephemeral(interaction, NOT_IN_DMS)
+            await reply_ephemeral(interaction, for_member(interaction).say(NOT_IN_DMS))
         return False
 
 
@@ -153,6 +154,8 @@ class FarkleBot(commands.AutoShardedBot):
         return self._stats
 
     async def setup_hook(self) -> None:
+        translators()  # every catalogue read now: a broken one stops the start, not a game
+        await self.tree.set_translator(CommandTranslator())
         self._db, applied = await open_database(self.settings.database)
         if applied:
             log.info("Applied migrations %s", applied)
@@ -198,7 +201,7 @@ class FarkleBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         scope = str(guild.id) if guild else "global"
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        payload = await self.command_payload(guild)
         tree_hash = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         if await command_sync.last_hash(self.db, scope) == tree_hash:
             log.info("Command tree unchanged; not syncing")
@@ -207,6 +210,14 @@ class FarkleBot(commands.AutoShardedBot):
         await command_sync.record_hash(self.db, scope, tree_hash)
         log.info("Synced %d commands to %s", len(payload), scope)
         return True
+
+    async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+        """The commands as a sync uploads them: with every language's descriptions and choice names."""
+        commands = self.tree.get_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is None:
+            return [command.to_dict(self.tree) for command in commands]
+        return [await command.get_translated_payload(self.tree, translator) for command in commands]
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -16,7 +16,10 @@ from typing import Any
 
 from bot.clock import Clock
 from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset, UserFacingError
-from bot.engine.values import number, switch
+from bot.engine.messages import N_, Listing, Message, Param
+from bot.engine.rules import ON_OR_OFF
+from bot.engine.values import number, switch, typed
+from bot.render.language import LANGUAGES
 from bot.render.words import echo, typed_words
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
@@ -25,39 +28,51 @@ from bot.storage.config import AuditEntry, ConfigRow, SqlConfigStore
 log = logging.getLogger(__name__)
 
 MAX_SAVED = 25  # what one autocomplete list can show
+SAVED_RULESET = N_("saved ruleset")
 _SAVED_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
 @dataclass(frozen=True)
 class SettingSpec:
-    """A server setting that is not a rule of the game (timeouts, hints, threads)."""
+    """A server setting that is not a rule of the game (timeouts, hints, threads, language)."""
 
     name: str
-    description: str
-    allowed: str  # sentence tail: "<name> takes <allowed>."
+    description: str  # a message id, translated where it is shown
+    allowed: Param  # sentence tail: "<name> takes <allowed>."
     choices: tuple[str, ...]  # offered by autocomplete; numbers may be any value in range
-    bounds: tuple[int, int] | None = None  # None: on/off
+    bounds: tuple[int, int] | None = (
+        None  # seconds in this range; None: one of `choices` (on/off, a language)
+    )
 
+
+AUTO = "auto"  # the language setting that follows the server's own locale
+LANGUAGE_CHOICES = (AUTO, *LANGUAGES)
 
 SETTINGS: Mapping[str, SettingSpec] = {
     spec.name: spec
     for spec in (
         SettingSpec(
             "turn_timeout",
-            "Seconds a player has for a turn before it is played for them.",
-            "a number of seconds from 15 to 3,600",
+            N_("Seconds a player has for a turn before it is played for them."),
+            Message("a number of seconds from {least} to {most}", least=15, most=3600),
             ("30", "60", "90", "120", "180", "300", "600"),
             (15, 3600),
         ),
         SettingSpec(
             "lobby_timeout",
-            "Seconds a lobby waits for its host to start before it closes.",
-            "a number of seconds from 30 to 86,400",
+            N_("Seconds a lobby waits for its host to start before it closes."),
+            Message("a number of seconds from {least} to {most}", least=30, most=86400),
             ("120", "300", "600", "1800", "3600"),
             (30, 86400),
         ),
-        SettingSpec("hints", "Whether boards offer the 💡 Hint button.", "on or off", ("on", "off")),
-        SettingSpec("threads", "Whether each new game opens its own thread.", "on or off", ("on", "off")),
+        SettingSpec("hints", N_("Whether boards offer the 💡 Hint button."), ON_OR_OFF, ("on", "off")),
+        SettingSpec("threads", N_("Whether each new game opens its own thread."), ON_OR_OFF, ("on", "off")),
+        SettingSpec(
+            "language",
+            N_("The language of boards and results; auto follows the server's locale."),
+            Listing(LANGUAGE_CHOICES),
+            LANGUAGE_CHOICES,
+        ),
     )
 }
 
@@ -77,11 +92,12 @@ def option_choices(name: str) -> tuple[str, ...]:
 
 
 def option_description(name: str) -> str:
+    """The option's description as a message id; empty for an unknown name."""
     spec = _spec(name)
     return spec.description if spec else ""
 
 
-def option_allowed(name: str) -> str:
+def option_allowed(name: str) -> Param:
     """What the option takes, as the tail of "<name> takes …"; empty for an unknown name."""
     spec = _spec(name)
     return spec.allowed if spec else ""
@@ -123,10 +139,12 @@ def _field(name: str) -> str:
 
 
 def _describe(config: GuildConfig) -> str:
+    """The whole configuration in the change log (stored text: the log keeps it as it was written)."""
     table = config.table
     return (
         f"{config.ruleset.name} rules, turn {table.turn_timeout} s, lobby {table.lobby_timeout} s, "
-        f"hints {typed_words(table.hints)}, threads {typed_words(config.threads)}"
+        f"hints {typed_words(table.hints)}, threads {typed_words(config.threads)}, "
+        f"language {table.language or AUTO}"
     )
 
 
@@ -174,8 +192,12 @@ class ConfigService:
         field = _field(option)
         if field not in SETTINGS and field not in OPTIONS:
             raise UserFacingError(
-                f"There is no rule called '{echo(option)}'. Rules: {', '.join(OPTIONS)}. "
-                f"Server settings: {', '.join(SETTINGS)}."
+                Message(
+                    "There is no rule called '{name}'. Rules: {rules}. Server settings: {settings}.",
+                    name=echo(option),
+                    rules=", ".join(OPTIONS),
+                    settings=", ".join(SETTINGS),
+                )
             )
         async with self._lock(guild_id):
             row = await self._store.load(guild_id)
@@ -191,9 +213,10 @@ class ConfigService:
                 if after.name == before.name and before.name != "custom":
                     after = after.model_copy(update={"name": "custom"})  # no longer the saved one
                 updated = replace(row, rules=after.model_dump_json())
+            before_words, after_words = _setting_words(field, old), _setting_words(field, value)
             if old == value:
-                return Change(field, typed_words(old), typed_words(value), config, changed=False)
-            return await self._save(guild_id, editor, updated, field, typed_words(old), typed_words(value))
+                return Change(field, before_words, after_words, config, changed=False)
+            return await self._save(guild_id, editor, updated, field, before_words, after_words)
 
     async def use_preset(self, guild_id: int, editor: Editor, name: str) -> Change:
         """Make one of the five presets the server's rules."""
@@ -211,7 +234,7 @@ class ConfigService:
         async with self._lock(guild_id):
             before = await self.get(guild_id)
             return await self._save(
-                guild_id, editor, ConfigRow(), "everything", _describe(before), "defaults"
+                guild_id, editor, ConfigRow(), N_("everything"), _describe(before), N_("defaults")
             )
 
     async def save_named(self, guild_id: int, editor: Editor, name: str) -> Change:
@@ -219,18 +242,23 @@ class ConfigService:
         key = name.strip().lower()
         if key in PRESET_NAMES or key == "custom" or not _SAVED_NAME.match(key):
             raise UserFacingError(
-                "A saved ruleset's name is 1 to 32 lowercase letters, digits, - or _, "
-                f"and not custom or a preset ({', '.join(PRESET_NAMES)})."
+                Message(
+                    "A saved ruleset's name is 1 to 32 lowercase letters, digits, - or _, "
+                    "and not custom or a preset ({presets}).",
+                    presets=", ".join(PRESET_NAMES),
+                )
             )
         async with self._lock(guild_id):
             saved = await self._store.named(guild_id)
             if key not in saved and len(saved) >= MAX_SAVED:
-                raise UserFacingError(f"This server already keeps {MAX_SAVED} rulesets: delete one first.")
+                raise UserFacingError(
+                    Message("This server already keeps {count} rulesets: delete one first.", count=MAX_SAVED)
+                )
             row = await self._store.load(guild_id)
             config = self._config(row)
             ruleset = config.ruleset.model_copy(update={"name": key})
             text = ruleset.model_dump_json()
-            entry = self._entry(editor, "saved ruleset", None, f"{key} (replaced)" if key in saved else key)
+            entry = self._entry(editor, SAVED_RULESET, None, f"{key} (replaced)" if key in saved else key)
             row = replace(row, rules=text)
             await self._store.save_named(guild_id, key, text, entry, row)
         return Change(entry.what, "", key, self._config(row))
@@ -246,10 +274,10 @@ class ConfigService:
                 row = replace(
                     row, rules=config.ruleset.model_copy(update={"name": "custom"}).model_dump_json()
                 )
-            entry = self._entry(editor, "saved ruleset", key, "deleted")
+            entry = self._entry(editor, SAVED_RULESET, key, N_("deleted"))
             if not await self._store.delete_named(guild_id, key, entry, row if follows else None):
                 raise UserFacingError(await self._unknown(guild_id, name, saved_only=True))
-        return Change(entry.what, key, "deleted", self._config(row))
+        return Change(entry.what, key, N_("deleted"), self._config(row))
 
     # ------------------------------------------------------------------ helpers
 
@@ -258,7 +286,7 @@ class ConfigService:
             row = await self._store.load(guild_id)
             old = self._config(row).ruleset
             updated = replace(row, rules=ruleset.model_dump_json())
-            return await self._save(guild_id, editor, updated, "rules", old.name, ruleset.name)
+            return await self._save(guild_id, editor, updated, N_("rules"), old.name, ruleset.name)
 
     async def _save(
         self, guild_id: int, editor: Editor, row: ConfigRow, what: str, old: str, new: str
@@ -270,12 +298,18 @@ class ConfigService:
     def _entry(self, editor: Editor, what: str, old: str | None, new: str | None) -> AuditEntry:
         return AuditEntry(editor.id, editor.name, what, old, new, self._clock.now())
 
-    async def _unknown(self, guild_id: int, name: str, *, saved_only: bool = False) -> str:
-        names = list(await self._store.named(guild_id)) if saved_only else await self.rules_names(guild_id)
-        what = "saved ruleset" if saved_only else "ruleset"
-        if not names:
-            return f"There is no {what} called “{echo(name)}”: this server has none yet."
-        return f"There is no {what} called “{echo(name)}”: choose {', '.join(names)}."
+    async def _unknown(self, guild_id: int, name: str, *, saved_only: bool = False) -> Message:
+        if saved_only:
+            names = list(await self._store.named(guild_id))
+            if not names:
+                return Message(
+                    "There is no saved ruleset called “{name}”: this server has none yet.", name=echo(name)
+                )
+            text = N_("There is no saved ruleset called “{name}”: choose {names}.")
+        else:
+            names = await self.rules_names(guild_id)
+            text = N_("There is no ruleset called “{name}”: choose {names}.")
+        return Message(text, name=echo(name), names=", ".join(names))
 
     def _lock(self, guild_id: int) -> asyncio.Lock:
         """Changes to one server are read-modify-write: one at a time."""
@@ -291,6 +325,7 @@ class ConfigService:
                 lobby_timeout=row.lobby_timeout if row.lobby_timeout is not None else defaults.lobby_timeout,
                 max_players=defaults.max_players,
                 hints=row.hints if row.hints is not None else True,
+                language=row.language,
             ),
             threads=bool(row.threads),
         )
@@ -309,8 +344,21 @@ class ConfigService:
             return None
 
 
-def _parse_setting(spec: SettingSpec, raw: str) -> int | bool:
-    refused = UserFacingError(f"{spec.name} takes {spec.allowed}.")
+def _setting_words(field: str, value: object) -> str:
+    """A value as admins type it: on/off, numbers, a language code or auto."""
+    if field == "language":
+        return str(value or AUTO)
+    return typed_words(value)
+
+
+def _parse_setting(spec: SettingSpec, raw: str) -> int | bool | str | None:
+    """The typed value as stored: seconds, on/off, or a language code (None for auto)."""
+    refused = UserFacingError(Message("{option} takes {allowed}.", option=spec.name, allowed=spec.allowed))
+    if spec.choices == LANGUAGE_CHOICES:
+        code = next((c for c in LANGUAGE_CHOICES if c.lower() == typed(raw)), None)
+        if code is None:
+            raise refused
+        return None if code == AUTO else code
     if spec.bounds is None:
         on = switch(raw)
         if on is None:

@@ -8,16 +8,21 @@ from functools import partial
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.client import FarkleBot
 from bot.engine.events import Left
+from bot.engine.messages import N_, Message
 from bot.errors import reply_ephemeral, report_error
+from bot.i18n import for_member, for_server
 from bot.render.board import Rendered, help_embed, hint_text, moved_board, render, rules_embed
 from bot.render.choices import matching
 from bot.render.components import ButtonRef
-from bot.render.words import echo, points
+from bot.render.language import Translator
+from bot.render.words import echo
 from bot.sessions.actions import ButtonAction
+from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome, Restored
 from bot.sessions.session import Snapshot
 from cogs.stats import StatsCommands
@@ -28,8 +33,8 @@ log = logging.getLogger(__name__)
 # Seconds between boards redrawn after a restart: thousands of live games must not hit Discord's
 # global rate limit (50 requests/s) at once, and live presses need room alongside.
 CATCH_UP_PACE = 0.1
-SAVED_NOT_SHOWN = "Your move counts, but I couldn't update the board: `/farkle board` shows it again."
-UNREADABLE = (
+SAVED_NOT_SHOWN = N_("Your move counts, but I couldn't update the board: `/farkle board` shows it again.")
+UNREADABLE = N_(
     "⚠️ I couldn't restore the Farkle game in this channel after a restart, sorry: "
     "start a new one with `/farkle new`."
 )
@@ -50,7 +55,10 @@ async def _ping(channel: discord.PartialMessageable, user_id: int, text: str) ->
 
 @app_commands.guild_only()
 class Farkle(
-    StatsCommands, commands.GroupCog, group_name="farkle", group_description="Play Farkle in this channel"
+    StatsCommands,
+    commands.GroupCog,
+    group_name="farkle",
+    group_description=locale_str("Play Farkle in this channel"),
 ):
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
@@ -72,13 +80,14 @@ class Farkle(
         self, interaction: discord.Interaction, outcome: Outcome, *, pressed: ButtonRef | None = None
     ) -> None:
         """Answer one interaction: a refusal privately, a change by redrawing the game's message."""
+        tr = for_member(interaction)
         if outcome.refusal is not None or outcome.snapshot is None:
-            await reply_ephemeral(interaction, outcome.refusal or "Nothing changed.")
+            await reply_ephemeral(interaction, tr.say(outcome.refusal or Message("Nothing changed.")))
             if outcome.snapshot is not None:  # the game moved on elsewhere: show it as it is
                 await self.redraw(outcome.snapshot)
             return
         snapshot = outcome.snapshot
-        rendered = render(snapshot, self.bot.dice_art)
+        rendered = render(snapshot, self.public(snapshot.language, snapshot.guild_id), self.bot.dice_art)
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, snapshot, rendered)
         elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
@@ -90,10 +99,10 @@ class Farkle(
             if now is not None and now.version != snapshot.version:  # joined while it was being posted
                 await self.redraw(now)
         elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
-            await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
+            await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
         else:
             await self.redraw(snapshot, rendered)
-            await interaction.response.send_message(self._acknowledge(outcome), ephemeral=True)
+            await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
         await self._announce(outcome)
 
     async def _answer_press(
@@ -107,7 +116,7 @@ class Farkle(
                 "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error
             )
             if not await self.redraw(snapshot, rendered):
-                await _tell_privately(interaction, SAVED_NOT_SHOWN)
+                await _tell_privately(interaction, for_member(interaction).term(SAVED_NOT_SHOWN))
             return
         if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
             await self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
@@ -129,7 +138,9 @@ class Farkle(
         Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
         `/farkle board` recovers.
         """
-        rendered = rendered or render(snapshot, self.bot.dice_art)
+        rendered = rendered or render(
+            snapshot, self.public(snapshot.language, snapshot.guild_id), self.bot.dice_art
+        )
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         if snapshot.board_message_id is not None:
             try:
@@ -163,7 +174,14 @@ class Farkle(
         clock = self.bot.clock
         for channel_id in restored.unreadable:
             try:
-                await self.bot.get_partial_messageable(channel_id).send(UNREADABLE)
+                channel = self.bot.get_channel(channel_id)
+                guild_id = (
+                    channel.guild.id
+                    if isinstance(channel, discord.abc.GuildChannel | discord.Thread)
+                    else None
+                )
+                notice = self.public(None, guild_id).term(UNREADABLE)
+                await self.bot.get_partial_messageable(channel_id).send(notice)
             except discord.HTTPException as error:
                 log.warning("Could not tell channel %s its game was not restored: %s", channel_id, error)
             await clock.sleep_until(clock.now() + CATCH_UP_PACE)
@@ -179,37 +197,47 @@ class Farkle(
         snapshot = outcome.snapshot
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
+        tr = self.public(snapshot.language, snapshot.guild_id)
         try:
             if outcome.reminder_for is not None:
                 half = snapshot.turn_timeout // 2
-                await _ping(channel, outcome.reminder_for, f"⏳ {half} seconds left on your turn!")
+                reminder = tr.plural(
+                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
+                )
+                await _ping(channel, outcome.reminder_for, reminder)
             if outcome.turn_for is None:
                 return
-            ping = await _ping(channel, outcome.turn_for, "🎲 it's your turn!")
+            ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
             previous = await self.manager.attach_ping(snapshot.channel_id, snapshot.game_id, ping.id)
             if previous is not None:
                 await channel.get_partial_message(previous).delete()
         except discord.HTTPException as error:
             log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
 
-    async def _retire_board(self, channel_id: int, message_id: int) -> None:
+    async def _retire_board(self, snapshot: Snapshot, message_id: int) -> None:
         """An older board says where the game went and loses its buttons."""
-        moved = moved_board()
+        channel_id = snapshot.channel_id
+        moved = moved_board(self.public(snapshot.language, snapshot.guild_id))
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.edit(embed=moved.embed, view=moved.view)
         except discord.HTTPException:
             log.warning("Could not retire the board %s in channel %s", message_id, channel_id)
 
+    def public(self, setting: str | None, guild_id: int | None) -> Translator:
+        """The language of messages the whole channel reads: the server's setting, else its locale."""
+        guild = self.bot.get_guild(guild_id) if guild_id is not None else None
+        return for_server(setting, guild.preferred_locale if guild is not None else None)
+
     @staticmethod
-    def _acknowledge(outcome: Outcome) -> str:
+    def _acknowledge(outcome: Outcome, tr: Translator) -> str:
         snapshot = outcome.snapshot
         assert snapshot is not None
         if snapshot.stage == "closed":
-            return "Done: the game is closed."
+            return tr.text("Done: the game is closed.")
         if any(isinstance(event, Left) for event in outcome.events):
-            return "You left the game."
-        return "Done: the board is updated."
+            return tr.text("You left the game.")
+        return tr.text("Done: the board is updated.")
 
     # ------------------------------------------------------------------ buttons
 
@@ -240,31 +268,37 @@ class Farkle(
                 and shown.preview
                 and shown.preview.error
             ):
-                await interaction.followup.send(shown.preview.error, ephemeral=True)
+                await interaction.followup.send(
+                    for_member(interaction).say(shown.preview.error), ephemeral=True
+                )
         except Exception as error:
             await report_error(interaction, error)
 
     async def _hint(self, interaction: discord.Interaction, channel_id: int, ref: ButtonRef) -> None:
         advice = await self.manager.hint(channel_id, ref.game_id, interaction.user.id)
         snapshot = self.manager.snapshot(channel_id)
-        if isinstance(advice, str) or snapshot is None:
-            await reply_ephemeral(interaction, advice if isinstance(advice, str) else "This game is over.")
+        tr = for_member(interaction)
+        if isinstance(advice, Message) or snapshot is None:
+            await reply_ephemeral(interaction, tr.say(advice if isinstance(advice, Message) else GAME_OVER))
             return
-        await reply_ephemeral(interaction, hint_text(advice, snapshot, self.bot.dice_art))
+        await reply_ephemeral(interaction, hint_text(advice, snapshot, tr, self.bot.dice_art))
 
     # ------------------------------------------------------------------ commands
 
-    @app_commands.command(description="Open a Farkle lobby in this channel")
-    @app_commands.describe(rules="Which rules to play (default: this server's)")
+    @app_commands.command(description=locale_str("Open a Farkle lobby in this channel"))
+    @app_commands.describe(rules=locale_str("Which rules to play (default: this server's)"))
     async def new(self, interaction: discord.Interaction, rules: str | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config = await self.bot.config.get(interaction.guild_id)
         ruleset = await self.bot.config.resolve(interaction.guild_id, rules) if rules else config.ruleset
         if ruleset is None:
             names = await self.bot.config.rules_names(interaction.guild_id)
-            await reply_ephemeral(
-                interaction, f"Unknown rules “{echo(str(rules))}”: choose one of {', '.join(names)}."
+            unknown = for_member(interaction).text(
+                "Unknown rules “{name}”: choose one of {names}.",
+                name=echo(str(rules)),
+                names=", ".join(names),
             )
+            await reply_ephemeral(interaction, unknown)
             return
         user = interaction.user
         open_in = partial(
@@ -278,12 +312,13 @@ class Farkle(
         thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
         if thread is not None:
             outcome = await open_in(thread.id)
-            if await show_lobby_in_thread(interaction, self.manager, outcome, thread):
+            public = self.public(config.table.language, interaction.guild_id)
+            if await show_lobby_in_thread(interaction, self.manager, outcome, thread, public):
                 return
             no_thread = NO_THREAD
         await self.show(interaction, await open_in(interaction.channel_id))
         if no_thread:
-            await interaction.followup.send(no_thread, ephemeral=True)
+            await interaction.followup.send(for_member(interaction).term(no_thread), ephemeral=True)
 
     @new.autocomplete("rules")
     async def _rules_autocomplete(
@@ -292,7 +327,7 @@ class Farkle(
         assert interaction.guild_id is not None
         return matching(await self.bot.config.rules_names(interaction.guild_id), current)
 
-    @app_commands.command(description="Join the lobby in this channel")
+    @app_commands.command(description=locale_str("Join the lobby in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         outcome = await self.manager.join(
@@ -300,56 +335,61 @@ class Farkle(
         )
         await self.show(interaction, outcome)
 
-    @app_commands.command(description="Leave the lobby or the game in this channel")
+    @app_commands.command(description=locale_str("Leave the lobby or the game in this channel"))
     async def leave(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         await self.show(interaction, await self.manager.leave(interaction.channel_id, interaction.user.id))
 
-    @app_commands.command(description="Start the game (host only)")
+    @app_commands.command(description=locale_str("Start the game (host only)"))
     async def start(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         await self.show(interaction, await self.manager.start(interaction.channel_id, interaction.user.id))
 
-    @app_commands.command(description="End the lobby or game in this channel (host or Manage Messages)")
+    @app_commands.command(
+        description=locale_str("End the lobby or game in this channel (host or Manage Messages)")
+    )
     async def end(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         moderator = interaction.permissions.manage_messages
         outcome = await self.manager.cancel(interaction.channel_id, interaction.user.id, moderator=moderator)
         await self.show(interaction, outcome)
 
-    @app_commands.command(description="Post the game board again at the bottom of the channel")
+    @app_commands.command(description=locale_str("Post the game board again at the bottom of the channel"))
     async def board(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         snapshot = self.manager.snapshot(interaction.channel_id)
         if snapshot is None or snapshot.stage == "closed":
+            tr = for_member(interaction)
             await reply_ephemeral(
-                interaction, "There is no Farkle game in this channel: start one with `/farkle new`."
+                interaction, tr.text("There is no Farkle game in this channel: start one with `/farkle new`.")
             )
             return
         old = snapshot.board_message_id
-        rendered = render(snapshot, self.bot.dice_art)
+        rendered = render(snapshot, self.public(snapshot.language, snapshot.guild_id), self.bot.dice_art)
         await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
         message = await interaction.original_response()
         await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
         if old is not None:
-            await self._retire_board(snapshot.channel_id, old)
+            await self._retire_board(snapshot, old)
 
-    @app_commands.command(description="The rules of this channel's game, in plain words")
+    @app_commands.command(description=locale_str("The rules of this channel's game, in plain words"))
     async def rules(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        tr = for_member(interaction)
         snapshot = self.manager.snapshot(interaction.channel_id)
         if snapshot is not None and snapshot.stage != "closed":
-            ruleset, title = snapshot.rules, f"Rules of this game: {snapshot.rules.name}"
+            ruleset = snapshot.rules
+            title = tr.text("Rules of this game: {rules}", rules=ruleset.name)
         else:
-            default = (await self.bot.config.get(interaction.guild_id)).ruleset
-            ruleset, title = default, f"This server's rules: {default.name}"
-        embed = rules_embed(ruleset, title=title)
-        embed.set_footer(text=f"Target {points(ruleset.target)}")
+            ruleset = (await self.bot.config.get(interaction.guild_id)).ruleset
+            title = tr.text("This server's rules: {rules}", rules=ruleset.name)
+        embed = rules_embed(ruleset, tr, title=title)
+        embed.set_footer(text=tr.text("Target {points}", points=tr.points(ruleset.target)))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(description="How to play Farkle with this bot")
+    @app_commands.command(description=locale_str("How to play Farkle with this bot"))
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+        await interaction.response.send_message(embed=help_embed(for_member(interaction)), ephemeral=True)
 
 
 async def setup(bot: FarkleBot) -> None:

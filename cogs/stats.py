@@ -7,15 +7,21 @@ A mixin of the `/farkle` group cog (Discord applies one command group per cog); 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.errors import report_error
-from bot.records import Metric, Period
+from bot.i18n import for_member
+from bot.records import METRICS, Metric, Period
+from bot.render.language import Translator
 from bot.render.stats import (
+    METRIC_NAMES,
+    PERIOD_NAMES,
     history_embed,
     leaderboard_embed,
     leaderboard_view,
@@ -28,29 +34,48 @@ from cogs.confirm import ask_to_confirm
 if TYPE_CHECKING:
     from bot.client import FarkleBot
 
-MetricChoice = Literal["rating", "wins", "win_rate", "best_turn", "points"]
-PeriodChoice = Literal["all", "30d"]
 REPLAY_INLINE_LIMIT = 3800
+METRIC_CHOICES = [app_commands.Choice(name=locale_str(METRIC_NAMES[m]), value=m) for m in METRICS]
+PERIOD_CHOICES = [
+    app_commands.Choice(name=locale_str(name), value=period) for period, name in PERIOD_NAMES.items()
+]
+SCOPE_CHOICES = [
+    app_commands.Choice(name=locale_str("this channel"), value="channel"),
+    app_commands.Choice(name=locale_str("the whole server"), value="server"),
+]
 
 
 class StatsCommands(commands.Cog):
     bot: FarkleBot
+    public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
 
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
+        """A page everyone in the channel reads: in the server's language."""
         shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page)
-        embed = leaderboard_embed(metric, period, page, shown.rows, shown.total, shown.mine)
-        return embed, leaderboard_view(metric, period, page, shown.total)
+        language = (await self.bot.config.get(guild_id)).table.language
+        tr = self.public(language, guild_id)
+        embed = leaderboard_embed(metric, period, page, shown.rows, shown.total, shown.mine, tr)
+        return embed, leaderboard_view(metric, period, page, shown.total, tr)
 
-    @app_commands.command(description="This server's best Farkle players")
-    @app_commands.describe(metric="What to rank by (default: rating)", period="All time or the last 30 days")
+    @app_commands.command(description=locale_str("This server's best Farkle players"))
+    @app_commands.describe(
+        metric=locale_str("What to rank by (default: rating)"),
+        period=locale_str("All time or the last 30 days"),
+    )
+    @app_commands.choices(metric=METRIC_CHOICES, period=PERIOD_CHOICES)
     async def leaderboard(
-        self, interaction: discord.Interaction, metric: MetricChoice = "rating", period: PeriodChoice = "all"
+        self,
+        interaction: discord.Interaction,
+        metric: app_commands.Choice[str] | None = None,
+        period: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
+        ranked_by: Metric = metric.value if metric and metric.value in METRICS else "rating"
+        over: Period = "30d" if period and period.value == "30d" else "all"
         embed, view = await self._leaderboard_page(
-            interaction.guild_id, interaction.user.id, metric, period, 0
+            interaction.guild_id, interaction.user.id, ranked_by, over, 0
         )
         await interaction.response.send_message(embed=embed, view=view)
 
@@ -68,69 +93,80 @@ class StatsCommands(commands.Cog):
         except Exception as error:
             await report_error(interaction, error)
 
-    @app_commands.command(description="A member's Farkle numbers in this server")
-    @app_commands.describe(member="Whose numbers (default: yours)")
+    @app_commands.command(description=locale_str("A member's Farkle numbers in this server"))
+    @app_commands.describe(member=locale_str("Whose numbers (default: yours)"))
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild_id is not None
         who = member or interaction.user
         row = await self.bot.stats.member(interaction.guild_id, who.id)
-        await interaction.response.send_message(embed=stats_embed(who.display_name, row))
+        language = (await self.bot.config.get(interaction.guild_id)).table.language
+        embed = stats_embed(who.display_name, row, self.public(language, interaction.guild_id))
+        await interaction.response.send_message(embed=embed)
 
-    @app_commands.command(description="The last finished games in this channel or server")
-    @app_commands.describe(scope="This channel (default) or the whole server")
+    @app_commands.command(description=locale_str("The last finished games in this channel or server"))
+    @app_commands.describe(scope=locale_str("This channel (default) or the whole server"))
+    @app_commands.choices(scope=SCOPE_CHOICES)
     async def history(
-        self, interaction: discord.Interaction, scope: Literal["channel", "server"] = "channel"
+        self, interaction: discord.Interaction, scope: app_commands.Choice[str] | None = None
     ) -> None:
         assert interaction.guild_id is not None
-        channel_id = interaction.channel_id if scope == "channel" else None
+        tr = for_member(interaction)
+        whole_server = scope is not None and scope.value == "server"
+        channel_id = None if whole_server else interaction.channel_id
         games = await self.bot.stats.history(interaction.guild_id, channel_id)
-        title = "🎲 Recent Farkle games" + (" in this channel" if channel_id else " in this server")
-        await interaction.response.send_message(embed=history_embed(title, games), ephemeral=True)
+        if channel_id:
+            title = tr.text("🎲 Recent Farkle games in this channel")
+        else:
+            title = tr.text("🎲 Recent Farkle games in this server")
+        await interaction.response.send_message(embed=history_embed(title, games, tr), ephemeral=True)
 
-    @app_commands.command(description="A finished game, move by move")
-    @app_commands.describe(game="The game's id, from /farkle history or its results board")
+    @app_commands.command(description=locale_str("A finished game, move by move"))
+    @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
         assert interaction.guild_id is not None
+        tr = for_member(interaction)
         replayed = await self.bot.stats.replay(interaction.guild_id, game)
         if replayed is None:
-            await interaction.response.send_message(
-                f"No finished game `{echo(game)}` in this server.", ephemeral=True
-            )
+            missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
+            await interaction.response.send_message(missing, ephemeral=True)
             return
-        text = "\n".join(replay_lines(replayed.game, replayed.names))
+        text = "\n".join(replay_lines(replayed.game, replayed.names, tr))
         if len(text) <= REPLAY_INLINE_LIMIT:
             await interaction.response.send_message(f"```\n{text}\n```", ephemeral=True)
         else:
             attachment = discord.File(io.BytesIO(text.encode()), filename=f"farkle-{game}.txt")
-            await interaction.response.send_message(f"Game `{game}`:", file=attachment, ephemeral=True)
+            caption = tr.text("Game `{game}`:", game=game)
+            await interaction.response.send_message(caption, file=attachment, ephemeral=True)
 
     @app_commands.command(
-        name="forget-me", description="Delete your Farkle statistics and your name in past games"
+        name="forget-me", description=locale_str("Delete your Farkle statistics and your name in past games")
     )
     async def forget_me(self, interaction: discord.Interaction) -> None:
-        warning = (
+        tr = for_member(interaction)
+        warning = tr.text(
             "This deletes your Farkle statistics in every server and replaces your name in past games. "
             "It cannot be undone."
         )
-        confirmed = await ask_to_confirm(interaction, "Delete my statistics", warning)
+        confirmed = await ask_to_confirm(interaction, tr, tr.text("Delete my statistics"), warning)
         if confirmed is not None:
             await self.bot.stats.forget(interaction.user.id)
             await confirmed.response.edit_message(
-                content="Done: your statistics and name are gone.", view=None
+                content=tr.text("Done: your statistics and name are gone."), view=None
             )
 
     @app_commands.command(
-        name="reset-leaderboard", description="Reset this server's leaderboard (Manage Server)"
+        name="reset-leaderboard", description=locale_str("Reset this server's leaderboard (Manage Server)")
     )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def reset_leaderboard(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        warning = (
+        tr = for_member(interaction)
+        warning = tr.text(
             "This deletes every member's statistics in this server; game history stays. It cannot be undone."
         )
-        confirmed = await ask_to_confirm(interaction, "Reset the leaderboard", warning)
+        confirmed = await ask_to_confirm(interaction, tr, tr.text("Reset the leaderboard"), warning)
         if confirmed is not None:
             await self.bot.stats.reset(interaction.guild_id)
             await confirmed.response.edit_message(
-                content="Done: the leaderboard starts from zero.", view=None
+                content=tr.text("Done: the leaderboard starts from zero."), view=None
             )

@@ -6,14 +6,16 @@ import logging
 
 import discord
 
+from bot.engine.messages import N_
 from bot.render.board import render
+from bot.render.language import Translator
 from bot.render.words import capped_name, clip
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
 
 log = logging.getLogger(__name__)
 
-NO_THREAD = (
+NO_THREAD = N_(
     "I couldn't open a thread for this game (I need the Create Public Threads and Send Messages in "
     "Threads permissions here), so it is in this channel. A server admin can grant them, or turn game "
     "threads off with `/farkle-config set threads off`."
@@ -48,7 +50,11 @@ async def open_game_thread(interaction: discord.Interaction) -> tuple[discord.Th
 
 
 async def show_lobby_in_thread(
-    interaction: discord.Interaction, manager: SessionManager, outcome: Outcome, thread: discord.Thread
+    interaction: discord.Interaction,
+    manager: SessionManager,
+    outcome: Outcome,
+    thread: discord.Thread,
+    tr: Translator,
 ) -> bool:
     """Post the board in the thread, then link it from the channel. Players join the thread when its
     turn pings mention them.
@@ -58,7 +64,7 @@ async def show_lobby_in_thread(
     """
     snapshot = outcome.snapshot
     assert snapshot is not None, "a new thread has no game to refuse the lobby"
-    rendered = render(snapshot)
+    rendered = render(snapshot, tr)
     try:
         message = await thread.send(embed=rendered.embed, view=rendered.view)
     except discord.HTTPException as error:
@@ -68,9 +74,13 @@ async def show_lobby_in_thread(
         return False
     await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
     host = discord.utils.escape_markdown(capped_name(interaction.user.display_name))
-    await interaction.response.send_message(
-        f"🎲 **{host}** opened a Farkle lobby ({snapshot.rules.name} rules): join in {thread.mention}"
+    opened = tr.text(
+        "🎲 **{host}** opened a Farkle lobby ({rules} rules): join in {thread}",
+        host=host,
+        rules=snapshot.rules.name,
+        thread=thread.mention,
     )
+    await interaction.response.send_message(opened)
     return True
 
 

@@ -147,7 +147,7 @@ async def test_reset_restores_defaults_and_keeps_saved_rulesets(service: ConfigS
     await service.set_option(GUILD, ANA, "piggyback", "bonus")
     await service.save_named(GUILD, ANA, "pig")
     change = await service.reset(GUILD, ANA)
-    assert change.old == "pig rules, turn 300 s, lobby 600 s, hints on, threads off"
+    assert change.old == "pig rules, turn 300 s, lobby 600 s, hints on, threads off, language auto"
     config = await service.get(GUILD)
     assert config.ruleset is Ruleset.preset("box") and config.table.turn_timeout == 90
     assert await service.resolve(GUILD, "pig") is not None

@@ -46,6 +46,15 @@ def test_the_installed_wheel_migrates_from_an_unrelated_folder(tmp_path: Path) -
         check=True,
     )
     assert int(faces.stdout) > 6 * 1000, "the die faces ship in the wheel"
+    german = subprocess.run(
+        [sys.executable, "-c", "from bot.i18n import translator; print(translator('de').text('Join'))"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert german.stdout.strip() == "Beitreten", "the message catalogues ship in the wheel"
     result = subprocess.run(
         [sys.executable, "-m", "bot", "migrate"],
         cwd=elsewhere,

@@ -43,6 +43,7 @@ from bot.engine.events import (
     event_from_row,
     event_row,
 )
+from bot.engine.messages import Listing, Message
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON, json_int, json_ints, json_list
 
@@ -56,10 +57,13 @@ _POSITIONS = tuple(frozenset(range(n)) for n in range(7))
 _FARKLES_FOR_PENALTY = 3
 _STRIKES_FOR_REMOVAL = 3
 _JSON_VERSION = 1
+_GAME_OVER = Message("The game is over.")
+_ROLL_FIRST = Message("Roll the dice first.")
+_ROLL_BEFORE_KEEPING = Message("Roll the dice before keeping any.")
 
 
 class IllegalAction(UserFacingError):
-    """A refused action; the message is a sentence fit to show the player."""
+    """A refused action; its `message` is a message id and parameters fit to show the player."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +87,12 @@ class KeepPreview:
     """What the Roll and Bank buttons would do with this selection (a pure read of the game)."""
 
     points: int | None
-    error: str | None
+    error: Message | None
     dice_to_roll: int
     turn_total: int
     can_roll: bool
     can_bank: bool
-    bank_blocked: str | None
+    bank_blocked: Message | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,14 +313,14 @@ class Game:
         """What keeping these positions would mean, for enabling and labelling the buttons."""
         t = self._turn
         if self._result is not None:
-            return KeepPreview(None, "The game is over.", 0, t.total, False, False, None)
+            return KeepPreview(None, _GAME_OVER, 0, t.total, False, False, None)
         if self._phase == "turn_start":
-            error = "Roll the dice before keeping any." if keep else None
-            return KeepPreview(None, error, 6, 0, error is None, False, "Roll the dice first.")
+            error = _ROLL_BEFORE_KEEPING if keep else None
+            return KeepPreview(None, error, 6, 0, error is None, False, _ROLL_FIRST)
         try:
             faces, points = self._judge_keep(tuple(keep))
         except IllegalAction as refused:
-            return KeepPreview(None, str(refused), t.dice_left, t.total, False, False, None)
+            return KeepPreview(None, refused.message, t.dice_left, t.total, False, False, None)
         hot = len(faces) == len(t.roll)
         blocked = self._bank_blocked(t.total + points, hot) if not self._wins_at_once(faces) else None
         dice_to_roll = 6 if hot else len(t.roll) - len(faces)
@@ -374,22 +378,22 @@ class Game:
     def _actor(self, action: Action) -> int:
         """The acting seat, once the action is known to come from someone allowed to make it now."""
         if self._result is not None:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_GAME_OVER)
         seat = self._seat_of.get(action.player)
         if seat is None or not self._active[seat]:
-            raise IllegalAction("You're not playing in this game.")
+            raise IllegalAction(Message("You're not playing in this game."))
         if action.kind not in _HANDLERS:
-            raise IllegalAction(f"There is no {action.kind!r} move.")
+            raise IllegalAction(Message("There is no '{move}' move.", move=action.kind))
         if action.kind != "leave" and seat != self._seat:
-            raise IllegalAction("It's not your turn.")
+            raise IllegalAction(Message("It's not your turn."))
         if action.keep and action.kind not in ("roll", "bank"):
-            raise IllegalAction("Only rolling or banking keeps dice.")
+            raise IllegalAction(Message("Only rolling or banking keeps dice."))
         return seat
 
     def _do_roll(self, seat: int, keep: tuple[int, ...]) -> None:
         if self._phase == "turn_start":
             if keep:
-                raise IllegalAction("Roll the dice before keeping any.")
+                raise IllegalAction(_ROLL_BEFORE_KEEPING)
             self._strikes[seat] = 0
             self._roll_dice(6)
             return
@@ -404,7 +408,7 @@ class Game:
 
     def _do_bank(self, seat: int, keep: tuple[int, ...]) -> None:
         if self._phase == "turn_start":
-            raise IllegalAction("Roll the dice first.")
+            raise IllegalAction(_ROLL_FIRST)
         t = self._turn
         faces, points = self._judge_keep(keep)
         if self._wins_at_once(faces):
@@ -422,7 +426,7 @@ class Game:
     def _do_piggyback(self, seat: int, keep: tuple[int, ...]) -> None:
         t = self._turn
         if self._phase != "turn_start" or t.piggyback_dice is None:
-            raise IllegalAction("There are no dice to piggyback on.")
+            raise IllegalAction(Message("There are no dice to piggyback on."))
         self._strikes[seat] = 0
         t.piggybacked = True
         self._events.append(Piggybacked(self._ids[seat], self._offer_points, t.piggyback_dice))
@@ -446,47 +450,55 @@ class Game:
         t = self._turn
         if not t.roll:
             if keep:
-                raise IllegalAction("There are no dice to keep: roll all six again.")
+                raise IllegalAction(Message("There are no dice to keep: roll all six again."))
             return (), 0
         if not keep:
-            raise IllegalAction("Keep at least one scoring die.")
+            raise IllegalAction(Message("Keep at least one scoring die."))
         chosen = set(keep)
         if len(chosen) != len(keep):
-            raise IllegalAction("Each die can be kept only once.")
+            raise IllegalAction(Message("Each die can be kept only once."))
         if not chosen <= _POSITIONS[len(t.roll)]:
-            raise IllegalAction("That die isn't on the table.")
+            raise IllegalAction(Message("That die isn't on the table."))
         faces = tuple(sorted([t.roll[pos] for pos in keep]))
         points = self._tables.score.get(faces)
         if points is None:
             raise IllegalAction(self._no_score_message(faces))
         if self._entry_short(t.total + points):
-            raise IllegalAction(f"You need {self._rules.entry_minimum:,} on this roll to get on the board.")
+            raise IllegalAction(
+                Message(
+                    "You need {points} on this roll to get on the board.", points=self._rules.entry_minimum
+                )
+            )
         return faces, points
 
-    def _no_score_message(self, faces: tuple[int, ...]) -> str:
+    def _no_score_message(self, faces: tuple[int, ...]) -> Message:
         """Name the dice left over by the largest scoring part of the selection ("The 3 doesn't score.")."""
         options = self._tables.options[faces]
         scoring = list(max(options, key=lambda o: len(o.dice)).dice) if options else []
         leftover = list(faces)
         for face in scoring:
             leftover.remove(face)
-        names = []
+        names: list[Message] = []
         for face in sorted(set(leftover)):
-            extra = "extra " if face in scoring else ""
-            names.append(f"{extra}{face}s" if leftover.count(face) > 1 else f"{extra}{face}")
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        verb = "doesn't" if len(leftover) == 1 else "don't"
-        return f"The {listed} {verb} score."
+            many = leftover.count(face)
+            if face in scoring:
+                names.append(Message.plural("extra {face}", "extra {face}s", many, face=face))
+            else:
+                names.append(Message.plural("{face}", "{face}s", many, face=face))
+        dice = Listing(tuple(names), "and")
+        return Message.plural(
+            "The {dice} doesn't score.", "The {dice} don't score.", len(leftover), dice=dice
+        )
 
-    def _bank_blocked(self, total: int, hot: bool) -> str | None:
+    def _bank_blocked(self, total: int, hot: bool) -> Message | None:
         """Why banking this turn total is refused, or None."""
         rules = self._rules
         if hot and rules.hot_dice == "forced":
-            return "Hot dice must be rolled."
+            return Message("Hot dice must be rolled.")
         if not self._sides[self._side].on_board and total < rules.entry_minimum:
-            return f"You need {rules.entry_minimum:,} to get on the board."
+            return Message("You need {points} to get on the board.", points=rules.entry_minimum)
         if total < rules.bank_minimum:
-            return f"You need {rules.bank_minimum:,} to bank."
+            return Message("You need {points} to bank.", points=rules.bank_minimum)
         return None
 
     def _entry_short(self, total: int) -> bool:
@@ -821,18 +833,25 @@ _HANDLERS: dict[str, Callable[[Game, int, tuple[int, ...]], None]] = {
 def _check_seating(rules: Ruleset, players: Sequence[str], teams: Sequence[int] | None) -> None:
     """Refuse a table the rules can't seat, in words for the players."""
     if not rules.min_players <= len(players) <= rules.max_players:
-        raise IllegalAction(f"This game takes {rules.min_players} to {rules.max_players} players.")
+        raise IllegalAction(
+            Message(
+                "This game takes {least} to {most} players.", least=rules.min_players, most=rules.max_players
+            )
+        )
     if len(set(players)) != len(players):
-        raise IllegalAction("Each player can take only one seat.")
+        raise IllegalAction(Message("Each player can take only one seat."))
     if teams is None:
         if rules.teams and len(players) < rules.teams:
-            raise IllegalAction(f"{rules.teams} teams need at least {rules.teams} players.")
+            raise IllegalAction(Message("{teams} teams need at least {teams} players.", teams=rules.teams))
         return
     if not rules.teams:
-        raise IllegalAction("These rules don't play in teams.")
+        raise IllegalAction(Message("These rules don't play in teams."))
     if len(teams) != len(players) or set(teams) != set(range(rules.teams)):
         raise IllegalAction(
-            f"Put every player in one of the {rules.teams} teams, and every team needs a player."
+            Message(
+                "Put every player in one of the {teams} teams, and every team needs a player.",
+                teams=rules.teams,
+            )
         )
 
 

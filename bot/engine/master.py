@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.engine.game import Action, Game
+from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.strategies import Expert, _act, _keeps, _may_bank, _offered_points, _view
 from bot.engine.winprob import WinTables, table_key, tables_for, unsupported
@@ -41,12 +42,12 @@ class WinAdvice:
         return self.choices[0]
 
 
-def plays_as_expert(rules: Ruleset, sides: int) -> str | None:
+def plays_as_expert(rules: Ruleset, sides: int) -> Message | None:
     """Why master would play as expert for a whole game of `sides` sides under `rules`, or None."""
     if rules.teams or sides > 2:
-        return "with more than two players"
+        return Message("🧠 Master plays as expert with more than two players.")
     reason = unsupported(rules)
-    return f"under {reason}" if reason else None
+    return Message("🧠 Master plays as expert under {reason}.", reason=reason) if reason else None
 
 
 def modelled(game: Game, tables: WinTables) -> bool:

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.solver import _outcomes, _unit
 
@@ -48,20 +49,20 @@ FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
 
-def unsupported(rules: Ruleset) -> str | None:
+def unsupported(rules: Ruleset) -> Message | None:
     """Why these rules have no win tables (master plays as expert), or None."""
     if rules.teams:
-        return "teams"
+        return Message("teams")
     if rules.three_farkles == "minus_1000":
-        return "the three-Farkle penalty of 1,000"
+        return Message("the three-Farkle penalty of 1,000")
     if rules.three_farkles == "reset" and rules.entry_minimum:
-        return "three-Farkle resets with an entry minimum"
+        return Message("three-Farkle resets with an entry minimum")
     if rules.penalty_roll is not None:
-        return "the penalty roll"
+        return Message("the penalty roll")
     if rules.end_rule == "exact":
-        return "the exact-target end"
+        return Message("the exact-target end")
     if rules.six_ones_instant_win:
-        return "six 1s winning at once"
+        return Message("six 1s winning at once")
     return None
 
 

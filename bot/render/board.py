@@ -9,16 +9,19 @@ import discord
 
 from bot.engine import LEVELS, Ruleset
 from bot.engine.master import WinAdvice, plays_as_expert
+from bot.engine.messages import N_, Listing
 from bot.render.components import ButtonRef, FarkleButton
 from bot.render.dice import KEYCAP_ART, DiceArt
-from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe, percent, points
+from bot.render.language import Translator
+from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe
 from bot.sessions.actions import ButtonAction
 from bot.sessions.outcome import Hint
 from bot.sessions.session import SeatView, Snapshot
 
 GOLD = discord.Colour.gold()
 RECENT_LINES = 5
-TEAM_NAMES = ("Red", "Blue", "Green", "Yellow")
+TEAM_NAMES = (N_("Red"), N_("Blue"), N_("Green"), N_("Yellow"))
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"), "master": N_("master")}
 
 
 @dataclass(frozen=True)
@@ -29,14 +32,14 @@ class Rendered:
     view: discord.ui.View
 
 
-def render(snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> Rendered:
+def render(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rendered:
     if snapshot.stage == "lobby":
-        return lobby(snapshot)
+        return lobby(snapshot, tr)
     if snapshot.stage == "closed":
-        return closed(snapshot)
+        return closed(snapshot, tr)
     if snapshot.stage == "over":
-        return results(snapshot)
-    return board(snapshot, art)
+        return results(snapshot, tr)
+    return board(snapshot, tr, art)
 
 
 def _button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> FarkleButton:
@@ -52,52 +55,70 @@ def _view(*buttons: FarkleButton) -> discord.ui.View:
     return view
 
 
-def _title(snapshot: Snapshot, what: str) -> str:
-    return f"🎲 Farkle {what} · {snapshot.rules.name} rules"
+def seat_name(seat: SeatView, tr: Translator) -> str:
+    """A seat as drawn: a member's display name, capped (a payload's can be far longer than Discord's own
+    limit); a computer named in the reader's language ("Computer 1 (normal)" is how the session stores it)."""
+    if seat.computer is None:
+        return capped_name(seat.name)
+    level = tr.term(LEVEL_NAMES.get(seat.computer, seat.computer))
+    return tr.text("Computer {number} ({level})", number=-seat.user_id, level=level)
 
 
-def _names(snapshot: Snapshot) -> Callable[[str | int | None], str]:
-    """Seat names as drawn: a payload's display name can be far longer than Discord's own limit."""
-    return lambda player: capped_name(snapshot.name_of(player))
+def _names(snapshot: Snapshot, tr: Translator) -> Callable[[str | int | None], str]:
+    """Player ids (as events carry them) to seat names as drawn."""
+    seats = {str(seat.user_id): seat for seat in snapshot.seats}
+
+    def name_of(player: str | int | None) -> str:
+        seat = seats.get(str(player))
+        return seat_name(seat, tr) if seat is not None else tr.text("someone")
+
+    return name_of
 
 
-def team_name(team: int | None) -> str:
-    return TEAM_NAMES[(team or 1) - 1]
+def team_name(team: int | None, tr: Translator) -> str:
+    return tr.term(TEAM_NAMES[(team or 1) - 1])
 
 
 # ---------------------------------------------------------------------- lobby
 
 
-def lobby(snapshot: Snapshot) -> Rendered:
+def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
     rules = snapshot.rules
     lines = [
-        f"{'👑 ' if seat.user_id == snapshot.host_id else '• '}{capped_name(seat.name)}"
-        + (f" · {team_name(seat.team)} team" if rules.teams else "")
+        f"{'👑 ' if seat.user_id == snapshot.host_id else '• '}{seat_name(seat, tr)}"
+        + (" · " + tr.text("{team} team", team=team_name(seat.team, tr)) if rules.teams else "")
         for seat in snapshot.seats
     ]
-    embed = discord.Embed(title=_title(snapshot, "lobby"), colour=GOLD)
-    embed.description = (
-        f"Target **{points(rules.target)}** · {rules.min_players}–{snapshot.max_players} players\n"
-        f"Press **Join** to play; the host presses **Start**."
+    title = tr.text("🎲 Farkle lobby · {rules} rules", rules=rules.name)
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
+    embed.description = tr.text(
+        "Target **{target}** · {least}–{most} players\nPress **Join** to play; the host presses **Start**.",
+        target=tr.points(rules.target),
+        least=rules.min_players,
+        most=snapshot.max_players,
     )
     embed.add_field(
-        name=f"Players ({len(snapshot.seats)}/{snapshot.max_players})",
-        value="\n".join(lines) or "Nobody yet",
+        name=tr.text("Players ({count}/{most})", count=len(snapshot.seats), most=snapshot.max_players),
+        value="\n".join(lines) or tr.text("Nobody yet"),
         inline=False,
     )
     if any(seat.computer == "master" for seat in snapshot.seats):
         reason = plays_as_expert(rules, len(snapshot.seats))
         if reason is not None:
-            embed.description += f"\n🧠 Master plays as expert {reason}."
+            embed.description += "\n" + tr.say(reason)
     if snapshot.deadline:
-        embed.add_field(name="Expires", value=f"<t:{int(snapshot.deadline)}:R> without a start", inline=False)
-    embed.set_footer(text=f"Game {snapshot.game_id} · /farkle rules shows every rule")
+        embed.add_field(
+            name=tr.text("Expires"),
+            value=tr.text("{when} without a start", when=f"<t:{int(snapshot.deadline)}:R>"),
+            inline=False,
+        )
+    embed.set_footer(text=tr.text("Game {game} · /farkle rules shows every rule", game=snapshot.game_id))
     if rules.teams:
         joins = [
             _button(
                 snapshot,
                 ButtonAction.TEAM,
-                f"Join {team_name(t)}",
+                tr.text("Join {team}", team=team_name(t, tr)),
                 arg=t,
                 style=discord.ButtonStyle.primary,
                 row=0,
@@ -105,14 +126,22 @@ def lobby(snapshot: Snapshot) -> Rendered:
             for t in range(1, rules.teams + 1)
         ]
     else:
-        joins = [_button(snapshot, ButtonAction.JOIN, "Join", style=discord.ButtonStyle.primary, row=0)]
+        joins = [
+            _button(snapshot, ButtonAction.JOIN, tr.text("Join"), style=discord.ButtonStyle.primary, row=0)
+        ]
     controls = [
-        _button(snapshot, ButtonAction.LEAVE, "Leave", row=0),
-        _button(snapshot, ButtonAction.START, "Start", style=discord.ButtonStyle.success, row=1),
-        _button(snapshot, ButtonAction.CANCEL, "Cancel", style=discord.ButtonStyle.danger, row=1),
+        _button(snapshot, ButtonAction.LEAVE, tr.text("Leave"), row=0),
+        _button(snapshot, ButtonAction.START, tr.text("Start"), style=discord.ButtonStyle.success, row=1),
+        _button(snapshot, ButtonAction.CANCEL, tr.text("Cancel"), style=discord.ButtonStyle.danger, row=1),
     ]
     computers = [
-        _button(snapshot, ButtonAction.CPU, f"Add computer: {level}", arg=level, row=2)
+        _button(
+            snapshot,
+            ButtonAction.CPU,
+            tr.text("Add computer: {level}", level=tr.term(LEVEL_NAMES[level])),
+            arg=level,
+            row=2,
+        )
         for level in LEVELS
         if not rules.teams
     ]
@@ -122,68 +151,88 @@ def lobby(snapshot: Snapshot) -> Rendered:
 # ---------------------------------------------------------------------- board
 
 
-def _standing(snapshot: Snapshot, seat: SeatView) -> str:
+def _standing(snapshot: Snapshot, seat: SeatView, tr: Translator) -> str:
     marker = "▶️" if seat.user_id == snapshot.current else ("🛟" if seat.safe else "▫️")
-    name = capped_name(seat.name)
-    bits = [f"{marker} **{name}**" if seat.active else f"~~{name}~~ (out)"]
+    name = seat_name(seat, tr)
+    bits = [f"{marker} **{name}**" if seat.active else tr.text("~~{name}~~ (out)", name=name)]
     if snapshot.rules.teams:
-        bits.append(f"{team_name(seat.team)} team")
+        bits.append(tr.text("{team} team", team=team_name(seat.team, tr)))
     else:
-        bits.append(points(seat.bank))
+        bits.append(tr.points(seat.bank))
     if snapshot.rules.entry_minimum and not seat.on_board:
-        bits.append("not on the board")
+        bits.append(tr.text("not on the board"))
     if seat.farkle_streak:
         bits.append("💥" * seat.farkle_streak)
     return " · ".join(bits)
 
 
-def _team_banks(snapshot: Snapshot) -> str:
+def _team_banks(snapshot: Snapshot, tr: Translator) -> str:
     banks: dict[int, int] = {}
     for seat in snapshot.seats:
         banks[seat.team or 1] = seat.bank
-    return "\n".join(f"**{team_name(team)}**: {points(bank)}" for team, bank in sorted(banks.items()))
+    return "\n".join(f"**{team_name(team, tr)}**: {tr.points(bank)}" for team, bank in sorted(banks.items()))
 
 
-def recent_lines(snapshot: Snapshot) -> list[str]:
-    lines = [describe(event, _names(snapshot)) for event in snapshot.recent]
+def recent_lines(snapshot: Snapshot, tr: Translator) -> list[str]:
+    lines = [describe(event, _names(snapshot, tr), tr) for event in snapshot.recent]
     return [line for line in lines if line][-RECENT_LINES:]
 
 
-def board(snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> Rendered:
+def board(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rendered:
     turn, current, preview = snapshot.turn, snapshot.current_seat, snapshot.preview
     assert turn is not None and preview is not None
-    name = capped_name(current.name) if current else "Nobody"
-    embed = discord.Embed(title=_title(snapshot, "game"), colour=GOLD)
-    status = [f"**{name}'s turn** · turn total **{points(turn.total)}**"]
+    title = tr.text("🎲 Farkle game · {rules} rules", rules=snapshot.rules.name)
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
+    total = tr.points(turn.total)
+    if current:
+        status = [
+            tr.text("**{name}'s turn** · turn total **{total}**", name=seat_name(current, tr), total=total)
+        ]
+    else:
+        status = [tr.text("**Nobody's turn** · turn total **{total}**", total=total)]
     if snapshot.final_round:
-        status.append("🏁 Final round")
+        status.append(tr.text("🏁 Final round"))
     if snapshot.deadline and current and not current.computer:
         status.append(f"⏱️ <t:{int(snapshot.deadline)}:R>")
     embed.description = " · ".join(status)
     if preview.bank_blocked and turn.roll:
-        embed.description += f"\n🔒 {preview.bank_blocked}"  # why Bank is disabled for this selection
+        embed.description += f"\n🔒 {tr.say(preview.bank_blocked)}"  # why Bank is disabled for this selection
     if turn.roll:
         picked = " ".join("✅" if i in snapshot.selection else "⬛" for i in range(len(turn.roll)))
-        embed.add_field(name="Roll", value=f"{art.line(turn.roll)}\n{picked}", inline=False)
-    embed.add_field(name="Set aside this turn", value=art.line(turn.set_aside, FIELD_LIMIT), inline=True)
+        embed.add_field(name=tr.text("Roll"), value=f"{art.line(turn.roll)}\n{picked}", inline=False)
+    embed.add_field(
+        name=tr.text("Set aside this turn"), value=art.line(turn.set_aside, FIELD_LIMIT), inline=True
+    )
     if snapshot.next_farkle_chance is not None:
         embed.add_field(
-            name="Next roll",
-            value=f"{preview.dice_to_roll} dice · {percent(snapshot.next_farkle_chance)} Farkle chance",
+            name=tr.text("Next roll"),
+            value=tr.plural(
+                "{count} die · {chance} Farkle chance",
+                "{count} dice · {chance} Farkle chance",
+                preview.dice_to_roll,
+                chance=tr.percent(snapshot.next_farkle_chance),
+            ),
             inline=True,
         )
     if snapshot.rules.teams:
-        embed.add_field(name="Team banks", value=_team_banks(snapshot), inline=False)
+        embed.add_field(name=tr.text("Team banks"), value=_team_banks(snapshot, tr), inline=False)
     embed.add_field(
-        name="Standings", value="\n".join(_standing(snapshot, s) for s in snapshot.seats), inline=False
+        name=tr.text("Standings"),
+        value="\n".join(_standing(snapshot, s, tr) for s in snapshot.seats),
+        inline=False,
     )
-    recent = recent_lines(snapshot)
+    recent = recent_lines(snapshot, tr)
     if recent:
-        embed.add_field(name="Latest", value="\n".join(recent), inline=False)
+        embed.add_field(name=tr.text("Latest"), value="\n".join(recent), inline=False)
     embed.set_footer(
-        text=f"Game {snapshot.game_id} · move {snapshot.version} · first to {snapshot.rules.target:,}"
+        text=tr.text(
+            "Game {game} · move {move} · first to {target}",
+            game=snapshot.game_id,
+            move=snapshot.version,
+            target=snapshot.rules.target,
+        )
     )
-    return Rendered(embed, _view(*_turn_buttons(snapshot, art)))
+    return Rendered(embed, _view(*_turn_buttons(snapshot, tr, art)))
 
 
 def _die_button(snapshot: Snapshot, art: DiceArt, i: int, face: int) -> FarkleButton:
@@ -201,128 +250,150 @@ def _die_button(snapshot: Snapshot, art: DiceArt, i: int, face: int) -> FarkleBu
     )
 
 
-def _turn_buttons(snapshot: Snapshot, art: DiceArt) -> list[FarkleButton]:
+def _roll_label(snapshot: Snapshot, tr: Translator) -> str:
+    turn, preview = snapshot.turn, snapshot.preview
+    assert turn is not None and preview is not None
+    if not turn.roll and turn.piggyback_dice is None:
+        return tr.plural("Roll {count} die", "Roll {count} dice", preview.dice_to_roll)
+    if not turn.roll:
+        return tr.text("Roll 6 fresh dice")
+    if preview.points:
+        return tr.plural(
+            "Roll {count} die (+{points})",
+            "Roll {count} dice (+{points})",
+            preview.dice_to_roll,
+            points=tr.points(preview.points),
+        )
+    return tr.text("Pick dice to keep")
+
+
+def _turn_buttons(snapshot: Snapshot, tr: Translator, art: DiceArt) -> list[FarkleButton]:
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
     buttons = [_die_button(snapshot, art, i, face) for i, face in enumerate(turn.roll)]
-    if not turn.roll and turn.piggyback_dice is None:
-        roll_label = f"Roll {preview.dice_to_roll} dice"
-    elif not turn.roll:
-        roll_label = "Roll 6 fresh dice"
-    elif preview.points:
-        roll_label = f"Roll {preview.dice_to_roll} dice (+{points(preview.points)})"
-    else:
-        roll_label = "Pick dice to keep"
     buttons.append(
         _button(
             snapshot,
             ButtonAction.ROLL,
-            roll_label,
+            _roll_label(snapshot, tr),
             style=discord.ButtonStyle.primary,
             row=2,
             disabled=not preview.can_roll,
         )
     )
     if turn.piggyback_dice is not None and not turn.roll:
-        buttons.append(
-            _button(snapshot, ButtonAction.PIGGYBACK, f"Piggyback on {turn.piggyback_dice} dice", row=2)
-        )
+        label = tr.plural("Piggyback on {count} die", "Piggyback on {count} dice", turn.piggyback_dice)
+        buttons.append(_button(snapshot, ButtonAction.PIGGYBACK, label, row=2))
     bank_total = preview.turn_total if preview.points or not turn.roll else turn.total
     buttons.append(
         _button(
             snapshot,
             ButtonAction.BANK,
-            f"Bank {points(bank_total)}",
+            tr.text("Bank {points}", points=tr.points(bank_total)),
             style=discord.ButtonStyle.success,
             row=2,
             disabled=not preview.can_bank,
         )
     )
     if snapshot.hints:
-        buttons.append(_button(snapshot, ButtonAction.HINT, "Hint", emoji="💡", row=2))
+        buttons.append(_button(snapshot, ButtonAction.HINT, tr.text("Hint"), emoji="💡", row=2))
     return buttons
 
 
 # ---------------------------------------------------------------------- end
 
 
-def results(snapshot: Snapshot) -> Rendered:
-    name_of = _names(snapshot)
+def results(snapshot: Snapshot, tr: Translator) -> Rendered:
+    name_of = _names(snapshot, tr)
     winners = [name_of(w) for w in snapshot.winners]
-    headline = clip(" and ".join(winners), TITLE_LIMIT - 10) if winners else "Nobody"
-    embed = discord.Embed(title=f"🏆 {headline} {'wins' if len(winners) == 1 else 'win'}!", colour=GOLD)
+    if winners:
+        headline = clip(tr.say(Listing(tuple(winners), "and")), TITLE_LIMIT - 40)
+        title = tr.plural("🏆 {names} wins!", "🏆 {names} win!", len(winners), names=headline)
+    else:
+        title = tr.text("🏆 Nobody wins!")
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
     banks = {seat.user_id: seat.bank for seat in snapshot.seats}
     lines = []
     for place, group in enumerate(snapshot.placements, start=1):
         for user_id in group:
-            lines.append(f"**{place}.** {name_of(user_id)} · {points(banks.get(user_id, 0))}")
-    embed.add_field(name="Final standings", value="\n".join(lines) or "—", inline=False)
-    recent = recent_lines(snapshot)
+            lines.append(f"**{place}.** {name_of(user_id)} · {tr.points(banks.get(user_id, 0))}")
+    embed.add_field(name=tr.text("Final standings"), value="\n".join(lines) or "—", inline=False)
+    recent = recent_lines(snapshot, tr)
     if recent:
-        embed.add_field(name="Last moves", value="\n".join(recent), inline=False)
+        embed.add_field(name=tr.text("Last moves"), value="\n".join(recent), inline=False)
     embed.set_footer(
-        text=f"Game {snapshot.game_id} · {snapshot.rules.name} rules · press Rematch to play again"
+        text=tr.text(
+            "Game {game} · {rules} rules · press Rematch to play again",
+            game=snapshot.game_id,
+            rules=snapshot.rules.name,
+        )
     )
-    return Rendered(
-        embed, _view(_button(snapshot, ButtonAction.REMATCH, "Rematch", style=discord.ButtonStyle.primary))
-    )
+    rematch = _button(snapshot, ButtonAction.REMATCH, tr.text("Rematch"), style=discord.ButtonStyle.primary)
+    return Rendered(embed, _view(rematch))
 
 
 _CLOSED = {
-    "expired": "This lobby expired: nobody started it in time.",
-    "cancelled": "The host cancelled this lobby.",
-    "ended": "This game was ended before anyone won; it does not count.",
-    "empty": "Everyone left the lobby.",
+    "expired": N_("This lobby expired: nobody started it in time."),
+    "cancelled": N_("The host cancelled this lobby."),
+    "ended": N_("This game was ended before anyone won; it does not count."),
+    "empty": N_("Everyone left the lobby."),
 }
 
 
-def closed(snapshot: Snapshot) -> Rendered:
-    embed = discord.Embed(title=_title(snapshot, "closed"), colour=discord.Colour.dark_grey())
-    embed.description = _CLOSED.get(snapshot.end_reason or "", "This game is closed.")
+def closed(snapshot: Snapshot, tr: Translator) -> Rendered:
+    title = tr.text("🎲 Farkle closed · {rules} rules", rules=snapshot.rules.name)
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=discord.Colour.dark_grey())
+    embed.description = tr.term(_CLOSED.get(snapshot.end_reason or "", N_("This game is closed.")))
     return Rendered(embed, _view())
 
 
 # ---------------------------------------------------------------------- reference
 
 
-def rules_embed(rules: Ruleset, *, title: str) -> discord.Embed:
-    embed = discord.Embed(title=title, colour=GOLD)
+def rules_embed(rules: Ruleset, tr: Translator, *, title: str) -> discord.Embed:
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
     for section, lines in rules.summary_sections():
-        embed.add_field(name=section, value="\n".join(f"• {line}" for line in lines) or "—", inline=False)
+        embed.add_field(
+            name=tr.term(section),
+            value="\n".join(f"• {tr.say(line)}" for line in lines) or "—",
+            inline=False,
+        )
     return embed
 
 
-def help_embed() -> discord.Embed:
-    embed = discord.Embed(title="How to play Farkle", colour=GOLD)
-    embed.description = (
+def help_embed(tr: Translator) -> discord.Embed:
+    embed = discord.Embed(title=tr.text("How to play Farkle"), colour=GOLD)
+    embed.description = tr.text(
         "Roll six dice and set aside scoring dice: 1s, 5s, three of a kind and the combinations in "
         "`/farkle rules`. Then **roll** the rest to add more or **bank** the turn total. A roll with "
         "nothing that scores is a **Farkle**: the turn scores nothing. Score with all six dice and you "
         "have **hot dice**: roll all six again. Reach the target, then everyone gets one last turn."
     )
     embed.add_field(
-        name="Commands",
-        value=(
+        name=tr.text("Commands"),
+        value=tr.text(
             "`/farkle new` open a lobby · `/farkle join` · `/farkle leave` · `/farkle start`\n"
             "`/farkle board` bring the board back down · `/farkle rules` · `/farkle end`"
         ),
         inline=False,
     )
     embed.add_field(
-        name="On your turn",
-        value="Tap dice to select them (✅), then **Roll** or **Bank**. 💡 **Hint** shows the best play.",
+        name=tr.text("On your turn"),
+        value=tr.text(
+            "Tap dice to select them (✅), then **Roll** or **Bank**. 💡 **Hint** shows the best play."
+        ),
         inline=False,
     )
     return embed
 
 
-def moved_board() -> Rendered:
+def moved_board(tr: Translator) -> Rendered:
     """What an old board becomes when `/farkle board` posts a fresh one below."""
-    embed = discord.Embed(description="The board moved down ⬇️", colour=discord.Colour.dark_grey())
+    embed = discord.Embed(description=tr.text("The board moved down ⬇️"), colour=discord.Colour.dark_grey())
     return Rendered(embed, _view())
 
 
-def hint_text(hint: Hint, snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> str:
+def hint_text(hint: Hint, snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> str:
     """The Hint button's private answer: the best keep, roll-on versus bank, the Farkle risk and, in a
     two-player game, the chance to win after each choice."""
     advice = hint.advice
@@ -331,37 +402,58 @@ def hint_text(hint: Hint, snapshot: Snapshot, art: DiceArt = KEYCAP_ART) -> str:
     if advice.keep and turn is not None:
         kept = art.line(tuple(turn.roll[i] for i in advice.keep))
         lines.append(
-            f"💡 Keep {kept} for **{points(advice.keep_points)}** (turn total {points(advice.turn_total)})."
+            tr.text(
+                "💡 Keep {dice} for **{points}** (turn total {total}).",
+                dice=kept,
+                points=tr.points(advice.keep_points),
+                total=tr.points(advice.turn_total),
+            )
         )
-    verb = {"roll": "Roll on", "bank": "Bank now", "piggyback": "Piggyback"}[advice.recommendation]
-    lines.append(f"Best play: **{verb}**.")
+    verbs = {
+        "roll": N_("Best play: **Roll on**."),
+        "bank": N_("Best play: **Bank now**."),
+        "piggyback": N_("Best play: **Piggyback**."),
+    }
+    lines.append(tr.term(verbs[advice.recommendation]))
     lines.append(
-        f"Rolling {advice.dice_to_roll} dice: expect about **{advice.expected_if_rolling:,.0f}** in all."
+        tr.plural(
+            "Rolling {count} die: expect about **{points}** in all.",
+            "Rolling {count} dice: expect about **{points}** in all.",
+            advice.dice_to_roll,
+            points=tr.points(round(advice.expected_if_rolling)),
+        )
     )
     if advice.bank_points is not None:
-        lines.append(f"Banking now: **{points(advice.bank_points)}** for sure.")
-    lines.append(f"Chance the next roll farkles: **{percent(advice.farkle_chance)}**.")
+        lines.append(tr.text("Banking now: **{points}** for sure.", points=tr.points(advice.bank_points)))
+    lines.append(
+        tr.text("Chance the next roll farkles: **{chance}**.", chance=tr.percent(advice.farkle_chance))
+    )
     if hint.chances is not None:
-        lines.append(f"🏆 {_chances(hint.chances, art)}.")
+        lines.append(f"🏆 {_chances(hint.chances, tr, art)}.")
     elif hint.warming_up:
         lines.append(
-            "🏆 Chances to win: warming up (these rules' win tables are being solved); try again soon."
+            tr.text(
+                "🏆 Chances to win: warming up (these rules' win tables are being solved); try again soon."
+            )
         )
     return "\n".join(lines)
 
 
-def _chances(chances: WinAdvice, art: DiceArt, most: int = 3) -> str:
+def _chances(chances: WinAdvice, tr: Translator, art: DiceArt, most: int = 3) -> str:
     """'Bank 650: you win 61.2 %; roll 3 dice: 58.9 %', the best choices first."""
     with_keep = len({choice.keep for choice in chances.choices}) > 1
     parts = []
     for choice in chances.choices[:most]:
-        kept = f"keep {art.line(choice.keep)}, " if with_keep and choice.keep else ""
         if choice.kind == "bank":
-            what = f"bank {points(choice.turn_total)}"
+            what = tr.text("bank {points}", points=tr.points(choice.turn_total))
         elif choice.kind == "piggyback":
-            what = f"piggyback on {choice.dice} dice"
+            what = tr.plural("piggyback on {count} die", "piggyback on {count} dice", choice.dice)
         else:
-            what = f"roll {choice.dice} dice"
-        parts.append(f"{kept}{what}: you win **{choice.chance * 100:.1f} %**")
+            what = tr.plural("roll {count} die", "roll {count} dice", choice.dice)
+        if with_keep and choice.keep:
+            what = tr.text("keep {dice}, {then}", dice=art.line(choice.keep), then=what)
+        parts.append(
+            tr.text("{choice}: you win **{percent} %**", choice=what, percent=tr.decimal(choice.chance * 100))
+        )
     text = "; ".join(parts)
     return text[0].upper() + text[1:]

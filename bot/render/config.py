@@ -9,6 +9,7 @@ import discord
 
 from bot.engine import Ruleset
 from bot.render.board import GOLD, rules_embed
+from bot.render.language import Translator
 from bot.render.words import capped_name, typed_words
 from bot.sessions.session import TableSettings
 
@@ -49,44 +50,52 @@ class LogEntry(ChangeShown, Protocol):
     def at(self) -> float: ...
 
 
-APPLIES = "New games use it; games already running keep their rules."
-
-
-def config_embed(config: ConfigShown, saved: list[str]) -> discord.Embed:
+def config_embed(config: ConfigShown, saved: list[str], tr: Translator) -> discord.Embed:
     """The rules as `/farkle rules` shows them, plus what only admins change."""
-    embed = rules_embed(config.ruleset, title=f"This server's rules: {config.ruleset.name}")
+    rules = config.ruleset
+    embed = rules_embed(rules, tr, title=tr.text("This server's rules: {rules}", rules=rules.name))
     table = config.table
     embed.add_field(
-        name="Server settings",
+        name=tr.text("Server settings"),
         value="\n".join(
             (
-                f"• turn_timeout: {table.turn_timeout} s",
-                f"• lobby_timeout: {table.lobby_timeout} s",
+                f"• turn_timeout: {tr.number(table.turn_timeout)} s",
+                f"• lobby_timeout: {tr.number(table.lobby_timeout)} s",
                 f"• hints: {typed_words(table.hints)}",
                 f"• threads: {typed_words(config.threads)}",
+                f"• language: {table.language or 'auto'}",
             )
         ),
         inline=False,
     )
-    embed.add_field(name="Saved rulesets", value=", ".join(saved) or "None yet", inline=False)
-    embed.set_footer(text="/farkle-config set <option> <value> changes one; /farkle-config history")
-    return embed
-
-
-def change_embed(change: ChangeAnswer) -> discord.Embed:
-    if not change.changed:
-        return discord.Embed(title="Nothing changed", description=f"{change.what} is already {change.new}.")
-    embed = discord.Embed(title="✅ Saved", colour=GOLD, description=f"{_change_line(change)}\n{APPLIES}")
-    embed.set_footer(text=f"Rules now: {change.config.ruleset.name}")
-    return embed
-
-
-def history_embed(entries: Sequence[LogEntry]) -> discord.Embed:
-    embed = discord.Embed(title="Farkle settings history", colour=GOLD)
-    embed.description = (
-        "\n".join(f"<t:{int(e.at)}:R> **{_editor(e)}** · {_change_line(e)}" for e in entries)
-        or "Nothing has been changed yet."
+    embed.add_field(
+        name=tr.text("Saved rulesets"), value=", ".join(saved) or tr.text("None yet"), inline=False
     )
+    embed.set_footer(text=tr.text("/farkle-config set <option> <value> changes one; /farkle-config history"))
+    return embed
+
+
+def change_embed(change: ChangeAnswer, tr: Translator) -> discord.Embed:
+    if not change.changed:
+        return discord.Embed(
+            title=tr.text("Nothing changed"),
+            description=tr.text(
+                "{option} is already {value}.", option=change.what, value=tr.term(change.new or "")
+            ),
+        )
+    applies = tr.text("New games use it; games already running keep their rules.")
+    embed = discord.Embed(
+        title=tr.text("✅ Saved"), colour=GOLD, description=f"{_change_line(change, tr)}\n{applies}"
+    )
+    embed.set_footer(text=tr.text("Rules now: {rules}", rules=change.config.ruleset.name))
+    return embed
+
+
+def history_embed(entries: Sequence[LogEntry], tr: Translator) -> discord.Embed:
+    embed = discord.Embed(title=tr.text("Farkle settings history"), colour=GOLD)
+    embed.description = "\n".join(
+        f"<t:{int(e.at)}:R> **{_editor(e)}** · {_change_line(e, tr)}" for e in entries
+    ) or tr.text("Nothing has been changed yet.")
     return embed
 
 
@@ -94,7 +103,9 @@ def _editor(entry: LogEntry) -> str:
     return discord.utils.escape_markdown(capped_name(entry.user_name))
 
 
-def _change_line(change: ChangeShown) -> str:
+def _change_line(change: ChangeShown, tr: Translator) -> str:
+    """Setting names and typed values stay as admins type them; the log's own words are translated."""
+    what, new = tr.term(change.what), tr.term(change.new or "")
     if not change.old:
-        return f"{change.what}: {change.new}"
-    return f"{change.what}: {change.old} → {change.new}"
+        return f"{what}: {new}"
+    return f"{what}: {tr.term(change.old)} → {new}"

@@ -9,44 +9,63 @@ import discord
 
 from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
+from bot.engine.messages import N_
 from bot.records import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.board import GOLD
-from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, points
+from bot.render.language import ENGLISH, Translator
+from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe
 
 PAGE_SIZE = 10
 METRIC_NAMES: dict[Metric, str] = {
-    "rating": "Rating",
-    "wins": "Wins",
-    "win_rate": "Win rate",
-    "best_turn": "Best turn",
-    "points": "Points banked",
+    "rating": N_("Rating"),
+    "wins": N_("Wins"),
+    "win_rate": N_("Win rate"),
+    "best_turn": N_("Best turn"),
+    "points": N_("Points banked"),
 }
-PERIOD_NAMES: dict[Period, str] = {"all": "all time", "30d": "last 30 days"}
+PERIOD_NAMES: dict[Period, str] = {"all": N_("all time"), "30d": N_("last 30 days")}
 # At most a million pages: a forged id with a bigger page matches nothing, so it is ignored.
 PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-9]{1,6}):(?P<which>prev|next)"
 
 
-def metric_value(metric: Metric, row: StatsRow) -> str:
+def metric_value(metric: Metric, row: StatsRow, tr: Translator) -> str:
     if metric == "rating":
-        return f"{row.rating:.1f}"
+        return tr.decimal(row.rating)
     if metric == "win_rate":
-        return f"{row.win_rate:.0%} of {row.games}"
-    return points(getattr(row, metric))
+        return tr.text("{rate} of {games}", rate=tr.percent(row.win_rate, 0), games=row.games)
+    return tr.points(getattr(row, metric))
 
 
-def _line(metric: Metric, ranked: Ranked) -> str:
-    return f"**{ranked.rank}.** {capped_name(ranked.row.name)} · {metric_value(metric, ranked.row)}"
+def _line(metric: Metric, ranked: Ranked, tr: Translator) -> str:
+    return f"**{ranked.rank}.** {capped_name(ranked.row.name)} · {metric_value(metric, ranked.row, tr)}"
 
 
 def leaderboard_embed(
-    metric: Metric, period: Period, page: int, rows: list[Ranked], total: int, mine: Ranked | None
+    metric: Metric,
+    period: Period,
+    page: int,
+    rows: list[Ranked],
+    total: int,
+    mine: Ranked | None,
+    tr: Translator,
 ) -> discord.Embed:
-    embed = discord.Embed(title=f"🏆 Farkle leaderboard · {METRIC_NAMES[metric]}", colour=GOLD)
-    embed.description = "\n".join(_line(metric, r) for r in rows) or "No games counted yet: play one!"
+    title = tr.text("🏆 Farkle leaderboard · {metric}", metric=tr.term(METRIC_NAMES[metric]))
+    embed = discord.Embed(title=title, colour=GOLD)
+    embed.description = "\n".join(_line(metric, r, tr) for r in rows) or tr.text(
+        "No games counted yet: play one!"
+    )
     if mine is not None:
-        embed.add_field(name="You", value=_line(metric, mine), inline=False)
+        embed.add_field(name=tr.text("You"), value=_line(metric, mine, tr), inline=False)
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_footer(text=f"{PERIOD_NAMES[period]} · page {page + 1}/{pages} · {total} ranked")
+    embed.set_footer(
+        text=tr.text(
+            "{period} · page {page}/{pages} · {count} ranked",
+            period=tr.term(PERIOD_NAMES[period]),
+            page=page + 1,
+            pages=pages,
+            count=total,
+        )
+    )
     return embed
 
 
@@ -66,9 +85,16 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=P
     """
 
     def __init__(
-        self, metric: Metric, period: Period, page: int, which: str, *, disabled: bool = False
+        self,
+        metric: Metric,
+        period: Period,
+        page: int,
+        which: str,
+        *,
+        disabled: bool = False,
+        tr: Translator = ENGLISH,
     ) -> None:
-        label = "◀ Previous" if which == "prev" else "Next ▶"
+        label = tr.text("◀ Previous") if which == "prev" else tr.text("Next ▶")
         custom_id = f"farkle-lb:{metric}:{period}:{page}:{which}"
         super().__init__(discord.ui.Button(label=label, disabled=disabled, custom_id=custom_id))
         self.metric, self.period, self.page = metric, period, page
@@ -91,45 +117,47 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=P
             await interaction.client.on_page_press(interaction, self.metric, self.period, self.page)
 
 
-def leaderboard_view(metric: Metric, period: Period, page: int, total: int) -> discord.ui.View:
+def leaderboard_view(
+    metric: Metric, period: Period, page: int, total: int, tr: Translator
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     last = max(0, -(-total // PAGE_SIZE) - 1)
-    view.add_item(LeaderboardPage(metric, period, max(page - 1, 0), "prev", disabled=page == 0))
-    view.add_item(LeaderboardPage(metric, period, min(page + 1, last), "next", disabled=page >= last))
+    view.add_item(LeaderboardPage(metric, period, max(page - 1, 0), "prev", disabled=page == 0, tr=tr))
+    view.add_item(LeaderboardPage(metric, period, min(page + 1, last), "next", disabled=page >= last, tr=tr))
     return view
 
 
-def stats_embed(name: str, row: StatsRow | None) -> discord.Embed:
-    embed = discord.Embed(title=f"📊 {capped_name(name)} at Farkle", colour=GOLD)
+def stats_embed(name: str, row: StatsRow | None, tr: Translator) -> discord.Embed:
+    embed = discord.Embed(title=tr.text("📊 {name} at Farkle", name=capped_name(name)), colour=GOLD)
     if row is None:
-        embed.description = "No counted games in this server yet."
+        embed.description = tr.text("No counted games in this server yet.")
         return embed
     values = {
-        "Games": f"{row.games:,}",
-        "Wins": f"{row.wins:,} ({row.win_rate:.0%})",
-        "Rating": f"{row.rating:.1f}",
-        "Points banked": points(row.points),
-        "Average turn": points(round(row.average_turn)),
-        "Best turn": points(row.best_turn),
-        "Best game": points(row.best_game),
-        "Farkles": f"{row.farkles:,}",
-        "Hot dice": f"{row.hot_dice:,}",
+        N_("Games"): tr.number(row.games),
+        N_("Wins"): f"{tr.number(row.wins)} ({tr.percent(row.win_rate, 0)})",
+        N_("Rating"): tr.decimal(row.rating),
+        N_("Points banked"): tr.points(row.points),
+        N_("Average turn"): tr.points(round(row.average_turn)),
+        N_("Best turn"): tr.points(row.best_turn),
+        N_("Best game"): tr.points(row.best_game),
+        N_("Farkles"): tr.number(row.farkles),
+        N_("Hot dice"): tr.number(row.hot_dice),
     }
     for label, value in values.items():
-        embed.add_field(name=label, value=value, inline=True)
+        embed.add_field(name=tr.term(label), value=value, inline=True)
     return embed
 
 
-def history_embed(title: str, games: list[GameSummary]) -> discord.Embed:
+def history_embed(title: str, games: list[GameSummary], tr: Translator) -> discord.Embed:
     embed = discord.Embed(title=title, colour=GOLD)
     lines = []
     for game in games:
         players = ", ".join(
-            f"{'🏆 ' if won else ''}{capped_name(name)} {points(bank)}" for name, bank, won in game.players
+            f"{'🏆 ' if won else ''}{capped_name(name)} {tr.points(bank)}" for name, bank, won in game.players
         )
         lines.append(f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {game.rules_name} · {players}")
-    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT) or "No finished games yet."
-    embed.set_footer(text="/farkle replay <game> shows a game move by move")
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT) or tr.text("No finished games yet.")
+    embed.set_footer(text=tr.text("/farkle replay <game> shows a game move by move"))
     return embed
 
 
@@ -138,14 +166,14 @@ def _faces(dice: tuple[int, ...]) -> str:
     return "".join(FACES[face] for face in dice)
 
 
-def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
+def replay_lines(game: Game, names: dict[str, str], tr: Translator) -> list[str]:
     """The game turn by turn: each roll, what was kept, and how the turn ended."""
     lines: list[str] = []
     current: list[str] = []
     turn = 0
 
     def name_of(player: str | None) -> str:
-        return capped_name(names.get(player or "", "someone"))
+        return capped_name(names.get(player or "", tr.text("someone")))
 
     for event in game.events:
         if isinstance(event, TurnStarted):
@@ -154,11 +182,12 @@ def replay_lines(game: Game, names: dict[str, str]) -> list[str]:
             turn += 1
             current = [f"{turn}. {name_of(event.player)}:"]
         elif isinstance(event, Rolled):
-            current.append(f"rolled {_faces(event.dice)}")
+            current.append(tr.text("rolled {dice}", dice=_faces(event.dice)))
         elif isinstance(event, Kept):
-            current.append(f"kept {_faces(event.dice)} (+{event.points}) →")
+            kept = tr.text("kept {dice} (+{points}) →", dice=_faces(event.dice), points=str(event.points))
+            current.append(kept)
         else:
-            line = describe(event, name_of)
+            line = describe(event, name_of, tr)
             if line and current:
                 current.append(f"| {line}")
             elif line:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 
 from bot.engine import Event
 from bot.engine.events import (
@@ -24,6 +23,7 @@ from bot.engine.events import (
     ThreeFarkles,
     TimedOut,
 )
+from bot.render.language import Translator
 
 # Discord refuses a whole message over these limits, so every drawn text that can grow is clipped.
 MESSAGE_LIMIT = 2000
@@ -35,11 +35,6 @@ ECHO_LIMIT = 100
 
 FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 KEYCAPS = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣", 6: "6️⃣"}
-
-
-def points(value: int) -> str:
-    """Thousands separators and a real minus sign: "1,150", "−1,000"."""
-    return f"−{-value:,}" if value < 0 else f"{value:,}"
 
 
 def clip(text: str, limit: int) -> str:
@@ -66,50 +61,79 @@ def typed_words(value: object) -> str:
     return str(value)
 
 
-def percent(chance: Fraction) -> str:
-    return f"{float(chance) * 100:.1f}%"
-
-
 NameOf = Callable[[str | None], str]
 
 
-def describe(event: Event, name_of: NameOf) -> str | None:
+def describe(event: Event, name_of: NameOf, tr: Translator) -> str | None:
     """One line for a notable event; rolls, keeps and turn starts are shown by the board itself."""
     match event:
         case RollOff(player, dice):
-            return f"🎲 {name_of(player)} won the roll-off ({', '.join(map(str, dice))}) and starts"
-        case Farkled(player, lost):
-            return (
-                f"💥 {name_of(player)} farkled and lost {points(lost)}"
-                if lost
-                else f"💥 {name_of(player)} farkled"
+            return tr.text(
+                "🎲 {name} won the roll-off ({dice}) and starts",
+                name=name_of(player),
+                dice=", ".join(map(str, dice)),
             )
+        case Farkled(player, lost) if lost:
+            return tr.text(
+                "💥 {name} farkled and lost {points}", name=name_of(player), points=tr.points(lost)
+            )
+        case Farkled(player, _):
+            return tr.text("💥 {name} farkled", name=name_of(player))
         case Banked(player, banked, bank):
-            return f"🏦 {name_of(player)} banked {points(banked)} (now {points(bank)})"
+            return tr.text(
+                "🏦 {name} banked {points} (now {bank})",
+                name=name_of(player),
+                points=tr.points(banked),
+                bank=tr.points(bank),
+            )
         case HotDice(player):
-            return f"🔥 {name_of(player)} has hot dice!"
+            return tr.text("🔥 {name} has hot dice!", name=name_of(player))
         case ThreeFarkles(player, _, bank):
-            return f"☠️ Third Farkle in a row for {name_of(player)}: bank now {points(bank)}"
+            return tr.text(
+                "☠️ Third Farkle in a row for {name}: bank now {bank}",
+                name=name_of(player),
+                bank=tr.points(bank),
+            )
         case PenaltyRoll(player, _, bank):
-            return f"☠️ {name_of(player)} rolled the penalty roll: bank now {points(bank)}"
+            return tr.text(
+                "☠️ {name} rolled the penalty roll: bank now {bank}",
+                name=name_of(player),
+                bank=tr.points(bank),
+            )
         case EntryFailed(player, lost):
-            return f"🚪 {name_of(player)} didn't get on the board in time and lost {points(lost)}"
+            return tr.text(
+                "🚪 {name} didn't get on the board in time and lost {points}",
+                name=name_of(player),
+                points=tr.points(lost),
+            )
         case Overflow(_, excess, _, recipient):
-            return f"↪️ {points(excess)} over the target went to {name_of(recipient)}"
+            return tr.text(
+                "↪️ {points} over the target went to {name}", points=tr.points(excess), name=name_of(recipient)
+            )
         case Piggybacked(player, inherited, dice):
-            return f"🐷 {name_of(player)} piggybacks on {dice} dice for {points(inherited)}"
+            return tr.plural(
+                "🐷 {name} piggybacks on {count} die for {points}",
+                "🐷 {name} piggybacks on {count} dice for {points}",
+                dice,
+                name=name_of(player),
+                points=tr.points(inherited),
+            )
         case FinalRound(player):
-            return f"🏁 {name_of(player)} reached the target: everyone else gets one last turn"
+            return tr.text(
+                "🏁 {name} reached the target: everyone else gets one last turn", name=name_of(player)
+            )
         case Playoff(player):
-            return f"⚔️ Tie! {name_of(player)} plays a play-off turn"
+            return tr.text("⚔️ Tie! {name} plays a play-off turn", name=name_of(player))
         case TimedOut(player, strikes):
-            return f"⏰ {name_of(player)} ran out of time ({strikes} in a row)"
+            return tr.text(
+                "⏰ {name} ran out of time ({count} in a row)", name=name_of(player), count=strikes
+            )
         case Removed(player):
-            return f"🚫 {name_of(player)} was removed after three idle turns"
+            return tr.text("🚫 {name} was removed after three idle turns", name=name_of(player))
         case Left(player):
-            return f"👋 {name_of(player)} left the game"
+            return tr.text("👋 {name} left the game", name=name_of(player))
         case Safe(player):
-            return f"🛟 {name_of(player)} is safe"
+            return tr.text("🛟 {name} is safe", name=name_of(player))
         case GameOver():
-            return "🏆 Game over"
+            return tr.text("🏆 Game over")
     return None

@@ -10,14 +10,19 @@ from collections.abc import Callable
 from bot.clock import Clock
 from bot.engine import LEVELS, DiceSource, Event, Game, IllegalAction, Ruleset
 from bot.engine.events import TurnStarted
+from bot.engine.messages import Listing, Message
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Seat, Session, TableSettings, new_game_id
 from bot.sessions.unit_of_work import UnitOfWork
 
-OUTDATED = "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
-NO_LOBBY = "There is no open lobby here: start one with `/farkle new`."
-NO_GAME = "There is no Farkle game in this channel."
+OUTDATED = Message(
+    "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
+)
+NO_LOBBY = Message("There is no open lobby here: start one with `/farkle new`.")
+NO_GAME = Message("There is no Farkle game in this channel.")
+GAME_OVER = Message("This game is over.")
+NOT_OF_THIS_GAME = Message("That button is not part of this game.")
 
 
 class GameCommands:
@@ -49,8 +54,9 @@ class GameCommands:
         """A new lobby in the channel `ids` = (guild, channel, host) names, unless one is running there;
         its row replaces the stored one at revision `replacing` (None: there is none)."""
         if existing is not None and existing.stage in ("lobby", "playing"):
-            what = "lobby" if existing.stage == "lobby" else "game"
-            return Outcome.refuse(f"There is already a Farkle {what} in this channel.")
+            if existing.stage == "lobby":
+                return Outcome.refuse(Message("There is already a Farkle lobby in this channel."))
+            return Outcome.refuse(Message("There is already a Farkle game in this channel."))
         guild_id, channel_id, host_id = ids
         session = Session(
             game_id=new_game_id(),
@@ -69,14 +75,14 @@ class GameCommands:
     async def join(self, session: Session, user_id: int, name: str, team: int | None) -> Outcome:
         teams = session.rules.teams
         if teams and team is None:
-            return Outcome.refuse("Pick a team: press one of the team buttons.")
+            return Outcome.refuse(Message("Pick a team: press one of the team buttons."))
         if team is not None and not 1 <= team <= max(teams, 1):
-            return Outcome.refuse("That team does not exist.")
+            return Outcome.refuse(Message("That team does not exist."))
         seat = session.seat(user_id)
         if seat is not None and seat.team == team:
-            return Outcome.refuse("You're already in this game.")
+            return Outcome.refuse(Message("You're already in this game."))
         if seat is None and len(session.seats) >= session.max_players:
-            return Outcome.refuse(f"This game is full ({session.max_players} players).")
+            return Outcome.refuse(_full(session))
         if seat is None:
             session.seats.append(Seat(user_id, name, team=team))
         else:
@@ -86,7 +92,7 @@ class GameCommands:
     async def leave(self, session: Session, user_id: int) -> Outcome:
         seat = session.seat(user_id)
         if seat is None or (session.game and not _is_active(session, seat)):
-            return Outcome.refuse("You're not in this game.")
+            return Outcome.refuse(Message("You're not in this game."))
         if session.stage == "lobby":
             return await self._leave_lobby(session, user_id)
         return await self.apply(session, lambda game: game.leave(seat.player_id))
@@ -94,7 +100,7 @@ class GameCommands:
     async def _leave_lobby(self, session: Session, user_id: int) -> Outcome:
         """The last human out closes the lobby; a leaving host hands over to the next human."""
         if session.seat(user_id) is None:
-            return Outcome.refuse("You're not in this lobby.")
+            return Outcome.refuse(Message("You're not in this lobby."))
         session.seats = [s for s in session.seats if s.user_id != user_id]
         humans = [s.user_id for s in session.seats if s.computer is None]
         if not humans:
@@ -105,18 +111,24 @@ class GameCommands:
 
     async def start(self, session: Session, user_id: int) -> Outcome:
         if user_id != session.host_id:
-            return Outcome.refuse(f"Only the host, {session.snapshot().name_of(session.host_id)}, can start.")
+            return Outcome.refuse(
+                Message("Only the host, {name}, can start.", name=session.snapshot().name_of(session.host_id))
+            )
         teams = session.engine_teams()
         if len(session.seats) < session.rules.min_players:
-            return Outcome.refuse(f"You need at least {session.rules.min_players} players to start.")
+            return Outcome.refuse(
+                Message("You need at least {count} players to start.", count=session.rules.min_players)
+            )
         if teams is not None and len(set(teams)) < session.rules.teams:
-            return Outcome.refuse(f"Every one of the {session.rules.teams} teams needs a player.")
+            return Outcome.refuse(
+                Message("Every one of the {teams} teams needs a player.", teams=session.rules.teams)
+            )
         dice = self._dice()
         dice_start = dice.state()
         try:
             game = Game.new(session.rules, [s.player_id for s in session.seats], dice, teams=teams)
         except IllegalAction as refused:
-            return Outcome.refuse(str(refused))
+            return Outcome.refuse(refused.message)
         session.game, session.stage, session.started_at = game, "playing", self._clock.now()
         session.dice_start = dice_start
         first = session.current_seat
@@ -129,13 +141,14 @@ class GameCommands:
 
     async def _add_computer(self, session: Session, user_id: int, level: str) -> Outcome:
         if user_id != session.host_id:
-            return Outcome.refuse("Only the host can add computer players.")
+            return Outcome.refuse(Message("Only the host can add computer players."))
         if level not in LEVELS:
-            return Outcome.refuse(f"Computer levels are {', '.join(LEVELS)}.")
+            return Outcome.refuse(Message("Computer levels are {levels}.", levels=Listing(LEVELS, "and")))
         if len(session.seats) >= session.max_players:
-            return Outcome.refuse(f"This game is full ({session.max_players} players).")
+            return Outcome.refuse(_full(session))
         number = sum(1 for seat in session.seats if seat.computer) + 1
-        session.seats.append(Seat(-number, f"Computer {number} ({level})", computer=level))
+        name = Message("Computer {number} ({level})", number=number, level=level)  # drawn translated
+        session.seats.append(Seat(-number, str(name), computer=level))
         return await self._uow.commit(session, [])
 
     async def _rematch(
@@ -144,10 +157,12 @@ class GameCommands:
         if session is not None and session.stage == "lobby" and session.rematch_of == game_id:
             return await self.join(session, user_id, name, None)
         if session is None or session.game_id != game_id or session.stage != "over":
-            return Outcome.refuse("This rematch is no longer available: start a game with `/farkle new`.")
+            return Outcome.refuse(
+                Message("This rematch is no longer available: start a game with `/farkle new`.")
+            )
         old = session.seat(user_id)
         if old is None:
-            return Outcome.refuse("Only the players of this game can ask for a rematch.")
+            return Outcome.refuse(Message("Only the players of this game can ask for a rematch."))
         computers = [
             Seat(s.user_id, s.name, team=s.team, computer=s.computer) for s in session.seats if s.computer
         ]
@@ -183,21 +198,25 @@ class GameCommands:
         if action is ButtonAction.REMATCH:
             return await self._rematch(session, channel_id, game_id, user_id, name)
         if session is None or session.game_id != game_id or session.stage == "closed":
-            return Outcome.refuse("This game has ended.")
+            return Outcome.refuse(Message("This game has ended."))
         if action in LOBBY_ACTIONS:
             if session.stage != "lobby":
-                return Outcome.refuse("This lobby has already started.")
+                return Outcome.refuse(Message("This lobby has already started."))
             return await self._lobby_press(session, user_id, name, action, arg)
         assert action in TURN_ACTIONS
         if session.stage != "playing" or session.game is None:
-            return Outcome.refuse("This game is over.")
+            return Outcome.refuse(GAME_OVER)
         if seq != session.seq:
             return Outcome.refuse(OUTDATED)
         current = session.current_seat
         if current is None or current.user_id != user_id:
-            return Outcome.refuse(f"It's {current.name if current else 'nobody'}'s turn.")
+            return Outcome.refuse(
+                Message("It's {name}'s turn.", name=current.name)
+                if current
+                else Message("It's nobody's turn.")
+            )
         if current.computer is not None:
-            return Outcome.refuse("The computer is playing this turn.")
+            return Outcome.refuse(Message("The computer is playing this turn."))
         return await self._turn_press(session, current, action, arg)
 
     async def _lobby_press(
@@ -216,9 +235,9 @@ class GameCommands:
                 return await self._leave_lobby(session, user_id)
             case ButtonAction.CANCEL:
                 if user_id != session.host_id:
-                    return Outcome.refuse("Only the host can cancel the lobby.")
+                    return Outcome.refuse(Message("Only the host can cancel the lobby."))
                 return await self.close(session, "cancelled")
-        return Outcome.refuse("That button is not part of this lobby.")
+        return Outcome.refuse(Message("That button is not part of this lobby."))
 
     async def _turn_press(
         self, session: Session, seat: Seat, action: ButtonAction, arg: str | None
@@ -238,13 +257,13 @@ class GameCommands:
                 return await self.apply(session, lambda g: g.bank(player, keep))
             case ButtonAction.PIGGYBACK:
                 return await self.apply(session, lambda g: g.piggyback(player))
-        return Outcome.refuse("That button is not part of this game.")
+        return Outcome.refuse(NOT_OF_THIS_GAME)
 
     async def _toggle(self, session: Session, game: Game, action: ButtonAction, arg: str | None) -> Outcome:
         """Selecting dice is the board's state, not a move: a double tap changes (and commits) nothing."""
         position = _int(arg)
         if position is None or not 0 <= position < len(game.turn.roll):
-            return Outcome.refuse("That die is not on the table.")
+            return Outcome.refuse(Message("That die is not on the table."))
         selected = set(session.selection)
         chosen = selected | {position} if action is ButtonAction.PICK else selected - {position}
         if chosen == selected:
@@ -262,7 +281,7 @@ class GameCommands:
         try:
             events = act(game)
         except IllegalAction as refused:
-            return Outcome.refuse(str(refused))
+            return Outcome.refuse(refused.message)
         session.selection = ()
         if game.result is not None:
             session.stage, session.ended_at = "over", self._clock.now()
@@ -282,6 +301,10 @@ class GameCommands:
         if current is None:
             return None
         return await self.apply(session, lambda game: game.timeout(current.player_id))
+
+
+def _full(session: Session) -> Message:
+    return Message("This game is full ({count} players).", count=session.max_players)
 
 
 def _is_active(session: Session, seat: Seat) -> bool:

@@ -19,8 +19,9 @@ from typing import Literal
 from bot.clock import Clock
 from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
 from bot.engine.master import win_chances
+from bot.engine.messages import Message
 from bot.sessions.actions import ButtonAction
-from bot.sessions.commands import NO_GAME, NO_LOBBY, GameCommands
+from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
@@ -163,7 +164,7 @@ class SessionManager:
         except Exception:  # only a needless redraw after the next restart is at stake
             log.exception("Could not record the board shown in channel %s", channel_id)
 
-    async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | str:
+    async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | Message:
         """The expert's advice and the chances to win for the player to move, or why there are none."""
         session = self._sessions.get(channel_id)
         if session is not None:
@@ -171,12 +172,15 @@ class SessionManager:
         async with self._locked(channel_id) as session:
             game = session.game if session is not None and session.game_id == game_id else None
             if session is None or game is None or session.stage != "playing":
-                return "This game is over."
+                return GAME_OVER
             if not session.table.hints:
-                return "Hints are turned off on this server."
+                return Message("Hints are turned off on this server.")
             current = session.current_seat
             if current is None or current.user_id != user_id:
-                return f"Hints are for the player whose turn it is ({current.name if current else 'nobody'})."
+                return Message(
+                    "Hints are for the player whose turn it is ({name}).",
+                    name=current.name if current else "—",
+                )
             chances = win_chances(game)
             warming_up = False
             if chances is None and self._win_tables is not None and len(game.sides) == 2:
@@ -260,7 +264,9 @@ class SessionManager:
             if session is None or session.stage not in ("lobby", "playing"):
                 return Outcome.refuse(NO_GAME)
             if user_id != session.host_id and not moderator:
-                return Outcome.refuse("Only the host or a member with Manage Messages can end this game.")
+                return Outcome.refuse(
+                    Message("Only the host or a member with Manage Messages can end this game.")
+                )
             return await self._commands.close(session, "ended")
 
     async def press(
@@ -276,7 +282,7 @@ class SessionManager:
         """A button on a lobby or board message; the custom id carried `game_id` and the board's `seq`."""
         pressed = ButtonAction.parse(action)
         if pressed is None or pressed is ButtonAction.HINT:
-            return Outcome.refuse("That button is not part of this game.")
+            return Outcome.refuse(NOT_OF_THIS_GAME)
         async with self._locked(channel_id) as session:
             return await self._commands.press(
                 session, channel_id, (game_id, seq), user_id, name, pressed, arg

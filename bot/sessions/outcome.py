@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from bot.engine import Advice, Event
 from bot.engine.master import WinAdvice
+from bot.engine.messages import Message
 from bot.sessions.session import Snapshot
 
 
@@ -14,14 +15,14 @@ class Outcome:
     """What happened, for the Discord layer to show: a refusal, or a new state and its events."""
 
     snapshot: Snapshot | None = None
-    refusal: str | None = None
+    refusal: Message | None = None
     events: tuple[Event, ...] = ()
     turn_for: int | None = None
     reminder_for: int | None = None
     opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
 
     @classmethod
-    def refuse(cls, reason: str, snapshot: Snapshot | None = None) -> Outcome:
+    def refuse(cls, reason: Message, snapshot: Snapshot | None = None) -> Outcome:
         """Nothing changed, and why; with `snapshot`, the game as it really is (its board needs redrawing)."""
         return cls(snapshot=snapshot, refusal=reason)
 

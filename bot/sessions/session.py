@@ -36,6 +36,7 @@ class TableSettings:
     lobby_timeout: int = 600
     max_players: int = 8
     hints: bool = True
+    language: str | None = None  # boards and results: a `LANGUAGES` code, None follows the server's locale
 
 
 @dataclass
@@ -93,6 +94,7 @@ class Snapshot:
     hints: bool = True
     board_message_id: int | None = None
     turn_timeout: int = 120
+    language: str | None = None  # the server's language setting when the game was created
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -207,6 +209,7 @@ class Session:
             "end_reason": self.end_reason,
             "hints": self.table.hints,
             "turn_timeout": self.table.turn_timeout,
+            "language": self.table.language,
             "board_message_id": self.board_message_id,
         }
         if game is None:

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.engine import Event
+from bot.engine.messages import Message
 from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
 from bot.sessions.outcome import Outcome
@@ -15,8 +16,8 @@ from bot.sessions.session import Session
 
 log = logging.getLogger(__name__)
 
-NOT_SAVED = "I couldn't save that, so nothing changed: please try again."
-MOVED_ON = (
+NOT_SAVED = Message("I couldn't save that, so nothing changed: please try again.")
+MOVED_ON = Message(
     "Another move reached this game first, so yours didn't count: the board now shows the game as it is."
 )
 

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 
 from bot.storage.database import Database
 
-_COLUMNS = ("rules", "turn_timeout", "lobby_timeout", "hints", "threads")
+_COLUMNS = ("rules", "turn_timeout", "lobby_timeout", "hints", "threads", "language")
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class ConfigRow:
     lobby_timeout: int | None = None
     hints: bool | None = None
     threads: bool | None = None
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,10 @@ def _flag(value: object) -> bool | None:
 _LOAD = text(f"SELECT {', '.join(_COLUMNS)} FROM guild_config WHERE guild_id = :guild")
 _UPSERT = text(
     f"INSERT INTO guild_config (guild_id, {', '.join(_COLUMNS)}, updated_at)"
-    " VALUES (:guild, :rules, :turn_timeout, :lobby_timeout, :hints, :threads, :at)"
+    " VALUES (:guild, :rules, :turn_timeout, :lobby_timeout, :hints, :threads, :language, :at)"
     " ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, turn_timeout = excluded.turn_timeout,"
     " lobby_timeout = excluded.lobby_timeout, hints = excluded.hints, threads = excluded.threads,"
-    " updated_at = excluded.updated_at"
+    " language = excluded.language, updated_at = excluded.updated_at"
 )
 _LOG = text(
     "INSERT INTO config_audit (guild_id, user_id, user_name, what, old_value, new_value, at)"
@@ -77,7 +78,7 @@ class SqlConfigStore:
         row = await self._db.read(lambda c: c.execute(_LOAD, {"guild": guild_id}).first())
         if row is None:
             return ConfigRow()
-        return ConfigRow(row[0], row[1], row[2], _flag(row[3]), _flag(row[4]))
+        return ConfigRow(row[0], row[1], row[2], _flag(row[3]), _flag(row[4]), row[5])
 
     async def save(self, guild_id: int, row: ConfigRow, entry: AuditEntry) -> None:
         """Replace the server's overrides and log the change, both or neither."""

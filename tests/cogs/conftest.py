@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 import pytest
 import simcord
+import simcord.interactions
 
 from bot.client import FarkleBot
 from bot.engine import ScriptedDice
@@ -76,3 +78,22 @@ def admin(table: Table) -> simcord.MemberActor:
     """A member with Manage Server, who may change the server's Farkle configuration."""
     admins = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     return table.guild.add_member(table.env.create_user("ada"), roles=[admins])
+
+
+@pytest.fixture
+def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """Each member's Discord client locale by member id (unset: en-US); the server's own locale is what
+    the guild was created with (`preferred_locale`). SimCord always sends en-US, so its payload builder
+    is wrapped to send what a real client would."""
+    chosen: dict[int, str] = {}
+    build = simcord.interactions.base_payload
+
+    def with_locales(backend: Any, **fields: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(backend, **fields)
+        payload["locale"] = chosen.get(fields["user_id"], "en-US")
+        if fields["guild_id"] is not None:
+            payload["guild_locale"] = backend.get_guild(fields["guild_id"]).preferred_locale or "en-US"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_locales)
+    return chosen

@@ -168,3 +168,24 @@ async def restart(env: simcord.Env, make_bot: MakeBot) -> None:
     old = farkle(env)
     await env.restart_bot(make_bot())
     await old.close()
+
+
+def assert_within_discord_limits(message: discord.Message) -> None:
+    """What Discord refuses outright: long texts, too many fields, rows or buttons, long custom ids."""
+    assert len(message.content) <= 2000, message.content
+    for embed in message.embeds:
+        title, description = embed.title or "", embed.description or ""
+        footer = embed.footer.text or ""
+        assert len(title) <= 256 and len(description) <= 4096 and len(footer) <= 2048, embed.to_dict()
+        assert len(embed.fields) <= 25
+        for each in embed.fields:
+            assert len(each.name or "") <= 256 and len(each.value or "") <= 1024, (each.name, each.value)
+        assert len(embed) <= 6000, embed.to_dict()
+    assert len(message.components) <= 5, "at most five rows"
+    for row in message.components:
+        children = getattr(row, "children", [])
+        assert len(children) <= 5, "at most five buttons a row"
+        for item in children:
+            if isinstance(item, discord.Button):
+                assert len(item.label or "") <= 80, item.label
+                assert item.custom_id is None or len(item.custom_id) <= 100, item.custom_id

@@ -61,7 +61,7 @@ async def test_server_commands_sent_from_a_dm_are_answered(table: Table, command
     user = table.env.create_user("dee")
     result = await dm_slash(user, command)
     assert result.ephemeral and result.response is not None
-    assert result.response.content == NOT_IN_DMS
+    assert result.response.content == str(NOT_IN_DMS)
     assert table.env.errors == []
 
 
@@ -70,7 +70,7 @@ async def test_leaderboard_pages_pressed_from_a_dm_are_answered(table: Table) ->
     note = await user.send_dm("hello")
     result = await forged_component(user, note, "farkle-lb:wins:all:1:next")
     assert result.ephemeral and result.response is not None
-    assert result.response.content == NOT_IN_DMS
+    assert result.response.content == str(NOT_IN_DMS)
     assert table.env.errors == []
 
 

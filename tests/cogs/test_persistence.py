@@ -212,7 +212,7 @@ async def test_the_final_press_repeated_and_the_session_saved_again_record_once(
     retried = await farkle(env).sessions.press(
         table.channel.id, game_id, seq, table.ben.id, "ben", action, None
     )
-    assert retried.refusal == "This game is over."
+    assert str(retried.refusal) == "This game is over."
     await table.ana.slash(table.channel, "farkle board")  # re-posting the board saves the session again
     await restart(env, make_bot)
     await table.ben.slash(table.channel, "farkle board")

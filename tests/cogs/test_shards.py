@@ -164,7 +164,7 @@ async def test_a_move_another_process_made_first_is_answered_and_shown(
 
     result = await press(table.ana, table.channel, "roll")
 
-    assert result.ephemeral and result.response is not None and result.response.content == MOVED_ON
+    assert result.ephemeral and result.response is not None and result.response.content == str(MOVED_ON)
     assert "die:0" in buttons(board_message(table.channel)), "the board shows the dice rolled elsewhere"
     await act(table.ana, table.channel, "die:0")  # the game plays on from the stored state
     assert farkle(env).sessions.snapshot(table.channel.id).selection == (0,)

@@ -92,7 +92,7 @@ async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dic
     assert roll.ephemeral and roll.response is not None and roll.response.content == SAVED_NOT_SHOWN
 
     late = await table.ana.click(drawing, custom_id=ids["die:4"].custom_id)
-    assert late.ephemeral and late.response is not None and late.response.content == OUTDATED
+    assert late.ephemeral and late.response is not None and late.response.content == str(OUTDATED)
     await table.ana.slash(table.channel, "farkle board")
     assert "ben's turn" in (board_message(table.channel).embeds[0].description or "")
 

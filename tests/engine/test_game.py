@@ -138,7 +138,7 @@ def test_forced_hot_dice_refuse_the_bank_until_rolled() -> None:
     game = start(Ruleset(hot_dice="forced"), HOT, ONE)
     game.roll("a")
     all_six = at(game, 1, 1, 1, 5, 5, 5)
-    assert game.preview(all_six).bank_blocked == "Hot dice must be rolled."
+    assert str(game.preview(all_six).bank_blocked) == "Hot dice must be rolled."
     refused(game, "Hot dice must be rolled.", "bank", "a", all_six)
     game.roll("a", all_six)
     game.bank("a", at(game, 1))
@@ -160,7 +160,7 @@ def test_forced_hot_dice_refuse_the_bank_when_the_keep_empties_the_table() -> No
 def test_entry_minimum_refuses_a_small_first_bank() -> None:
     game = start(Ruleset.preset("box"), ONE, (5, 5, 5, 2, 3), ONE)
     game.roll("a")
-    assert game.preview(at(game, 1)).bank_blocked == "You need 500 to get on the board."
+    assert str(game.preview(at(game, 1)).bank_blocked) == "You need 500 to get on the board."
     refused(game, "You need 500 to get on the board.", "bank", "a", at(game, 1))
     game.roll("a", at(game, 1))
     game.bank("a", at(game, 5, 5, 5))
@@ -187,7 +187,7 @@ def test_after_the_entry_roll_limit_only_keeps_reaching_the_entry_are_legal() ->
     game.roll("a", at(game, 1))
     game.roll("a", at(game, 5))
     refused(game, "You need 500 on this roll to get on the board.", "roll", "a", at(game, 1))
-    assert game.preview(at(game, 1)).error == "You need 500 on this roll to get on the board."
+    assert str(game.preview(at(game, 1)).error) == "You need 500 on this roll to get on the board."
     game.bank("a", at(game, 1, 1, 1))
     assert bank_of(game, "a") == 1150
 
@@ -571,9 +571,9 @@ def test_preview_describes_the_buttons() -> None:
     preview = game.preview(at(game, 1))
     assert (preview.points, preview.error, preview.dice_to_roll, preview.turn_total) == (100, None, 5, 100)
     assert preview.can_roll and not preview.can_bank
-    assert preview.bank_blocked == "You need 500 to get on the board."
+    assert str(preview.bank_blocked) == "You need 500 to get on the board."
     bad = game.preview(at(game, 3))
-    assert bad.points is None and bad.error == "The 3 doesn't score." and not bad.can_roll
+    assert bad.points is None and str(bad.error) == "The 3 doesn't score." and not bad.can_roll
 
 
 def test_the_table_must_fit_the_rules() -> None:

@@ -219,7 +219,7 @@ async def test_a_press_waiting_on_a_failed_save_applies_to_the_restored_state(h:
     version, seq = h.snapshot.version, h.snapshot.seq
     h.store.failures = 1
     first, second = await asyncio.gather(h.press(ANA, "roll", seq=seq), h.press(ANA, "roll", seq=seq))
-    assert (first.refusal, second.refusal) == (NOT_SAVED, None)
+    assert (str(first.refusal), second.refusal) == (NOT_SAVED, None)
     assert h.snapshot.version == version + 1 and h.snapshot.turn.roll == (1, 2, 3, 4, 6, 6)
 
 
@@ -241,7 +241,7 @@ async def test_a_stale_version_is_refused_and_never_applied(h: Harness) -> None:
 async def test_the_wrong_player_is_told_whose_turn_it_is(h: Harness) -> None:
     await h.start(ANA, BEN, rolls=[(6, 2)])
     before = h.snapshot
-    assert (await h.press(BEN, "roll")).refusal == "It's ana's turn."
+    assert str((await h.press(BEN, "roll")).refusal) == "It's ana's turn."
     assert h.snapshot == before
 
 
@@ -255,7 +255,7 @@ async def test_a_failed_save_leaves_the_session_exactly_as_it_was(h: Harness) ->
     h.store.failures = 1
     outcome = await h.press(ANA, "roll")
 
-    assert outcome.refusal == NOT_SAVED
+    assert str(outcome.refusal) == NOT_SAVED
     assert h.snapshot == before, "no roll, no version bump"
     assert h.store.rows == saved
     retried = ok(await h.press(ANA, "roll"))  # the same press again: the dice were not used up
@@ -265,7 +265,7 @@ async def test_a_failed_save_leaves_the_session_exactly_as_it_was(h: Harness) ->
 async def test_a_failed_save_of_a_new_lobby_leaves_no_lobby(h: Harness) -> None:
     h.store.failures = 1
     outcome = await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic"))
-    assert outcome.refusal == NOT_SAVED
+    assert str(outcome.refusal) == NOT_SAVED
     assert h.manager.snapshot(CHANNEL) is None and h.store.rows == {}
     ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
 
@@ -276,7 +276,7 @@ async def test_a_failed_start_leaves_the_lobby_open(h: Harness) -> None:
     ok(await h.manager.join(CHANNEL, BEN, "ben"))
     before = h.snapshot
     h.store.failures = 1
-    assert (await h.manager.start(CHANNEL, ANA)).refusal == NOT_SAVED
+    assert str((await h.manager.start(CHANNEL, ANA)).refusal) == NOT_SAVED
     assert h.snapshot == before and h.snapshot.stage == "lobby"
 
 
@@ -287,7 +287,7 @@ async def test_a_failed_rematch_can_be_pressed_again(h: Harness) -> None:
     assert finished.stage == "over"
 
     h.store.failures = 1
-    assert (await h.press(ANA, "rematch")).refusal == NOT_SAVED
+    assert str((await h.press(ANA, "rematch")).refusal) == NOT_SAVED
     assert h.snapshot == finished, "the finished game is still there to rematch"
     lobby = ok(await h.press(ANA, "rematch")).snapshot
     assert lobby.stage == "lobby" and [s.user_id for s in lobby.seats] == [ANA]
@@ -418,7 +418,7 @@ async def test_a_game_that_ends_is_archived_with_its_final_row_and_only_then(h: 
     ok(await h.press(ANA, "roll"))
     assert h.store.archived == {}, "nothing is archived while the game goes on"
     h.store.failures = 1
-    assert (await h.manager.leave(CHANNEL, BEN)).refusal == NOT_SAVED
+    assert str((await h.manager.leave(CHANNEL, BEN)).refusal) == NOT_SAVED
     assert h.store.archived == {} and h.snapshot.stage == "playing", "the failed ending archived nothing"
 
     ended = ok(await h.manager.leave(CHANNEL, BEN)).snapshot
