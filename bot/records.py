@@ -62,6 +62,18 @@ class PlayerRecord:
     farkles: int
     hot_dice: int
 
+    def totals(self) -> dict[str, int]:
+        """What one game adds to a member's running totals (all-time and 30-day alike)."""
+        return {
+            "won": int(self.won),
+            "points": self.points,
+            "turns": self.turns,
+            "best_turn": self.best_turn,
+            "bank": self.final_bank,
+            "farkles": self.farkles,
+            "hot": self.hot_dice,
+        }
+
 
 @dataclass(frozen=True)
 class GameRecord:

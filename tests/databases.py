@@ -102,22 +102,23 @@ def blank_postgres_url(postgres_server: PostgresServer) -> Iterator[DatabaseUrl]
     yield from _borrowed(postgres_server, migrated=False)
 
 
+def _on_backend(request: pytest.FixtureRequest, tmp_path: Path, postgres: str) -> DatabaseUrl:
+    if request.param == "sqlite":
+        return DatabaseUrl.of_path(tmp_path / "farkle.sqlite3")
+    url: DatabaseUrl = request.getfixturevalue(postgres)
+    return url
+
+
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> DatabaseUrl:
     """Each storage test runs once on a SQLite file and once on PostgreSQL (already migrated there)."""
-    if request.param == "sqlite":
-        return DatabaseUrl.of_path(tmp_path / "farkle.sqlite3")
-    url: DatabaseUrl = request.getfixturevalue("postgres_url")
-    return url
+    return _on_backend(request, tmp_path, "postgres_url")
 
 
 @pytest.fixture(params=BACKENDS)
 def blank_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> DatabaseUrl:
     """Nothing there yet, on either backend."""
-    if request.param == "sqlite":
-        return DatabaseUrl.of_path(tmp_path / "farkle.sqlite3")
-    url: DatabaseUrl = request.getfixturevalue("blank_postgres_url")
-    return url
+    return _on_backend(request, tmp_path, "blank_postgres_url")
 
 
 @pytest.fixture

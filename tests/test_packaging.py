@@ -24,37 +24,16 @@ def test_the_installed_wheel_migrates_from_an_unrelated_folder(tmp_path: Path) -
     # The wheel's copy comes first on the path; the dependencies come from this environment.
     env = {**os.environ, "PYTHONPATH": str(target), "DATABASE_PATH": str(elsewhere / "farkle.sqlite3")}
 
-    where = subprocess.run(
-        [sys.executable, "-c", "import bot; print(bot.__file__)"],
-        cwd=elsewhere,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert where.stdout.startswith(str(target)), "the test must run the installed copy"
-    faces = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from bot.emojis import face_image; print(sum(map(len, map(face_image, range(1, 7)))))",
-        ],
-        cwd=elsewhere,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert int(faces.stdout) > 6 * 1000, "the die faces ship in the wheel"
-    german = subprocess.run(
-        [sys.executable, "-c", "from bot.i18n import translator; print(translator('de').text('Join'))"],
-        cwd=elsewhere,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert german.stdout.strip() == "Beitreten", "the message catalogues ship in the wheel"
+    def installed(code: str) -> str:
+        """What the installed copy prints, run from a folder far from the source tree."""
+        run = [sys.executable, "-c", code]
+        return subprocess.run(run, cwd=elsewhere, env=env, capture_output=True, text=True, check=True).stdout
+
+    assert installed("import bot; print(bot.__file__)").startswith(str(target)), "the installed copy runs"
+    faces = installed("from bot.emojis import face_image; print(sum(map(len, map(face_image, range(1, 7)))))")
+    assert int(faces) > 6 * 1000, "the die faces ship in the wheel"
+    german = installed("from bot.i18n import translator; print(translator('de').text('Join'))")
+    assert german.strip() == "Beitreten", "the message catalogues ship in the wheel"
     result = subprocess.run(
         [sys.executable, "-m", "bot", "migrate"],
         cwd=elsewhere,

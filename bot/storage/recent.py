@@ -69,13 +69,7 @@ def add_game(connection: Connection, record: GameRecord) -> None:
                 "guild": record.guild_id,
                 "user": p.user_id,
                 "name": p.name,
-                "won": int(p.won),
-                "points": p.points,
-                "turns": p.turns,
-                "best_turn": p.best_turn,
-                "bank": p.final_bank,
-                "farkles": p.farkles,
-                "hot": p.hot_dice,
+                **p.totals(),
                 "ended": record.ended_at,
             }
             for p in sorted(record.humans, key=lambda p: p.user_id)

@@ -100,13 +100,7 @@ def _update_stats(connection: Connection, record: GameRecord, rate: Rater) -> No
         [
             {
                 **key,
-                "won": int(p.won),
-                "points": p.points,
-                "turns": p.turns,
-                "best_turn": p.best_turn,
-                "bank": p.final_bank,
-                "farkles": p.farkles,
-                "hot": p.hot_dice,
+                **p.totals(),
                 "mu": rating.mu,
                 "sigma": rating.sigma,
                 "rating": rating.shown,
