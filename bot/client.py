@@ -94,7 +94,11 @@ class FarkleBot(commands.AutoShardedBot):
             shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            # Guilds only: the bot is driven by interactions, which carry everything it needs. Message
+            # events (every board edit and ping of its own echoed back, parsed and cached) cost CPU and
+            # memory for nothing, and so does discord.py's message cache.
+            intents=discord.Intents(guilds=True),
+            max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=FarkleTree,

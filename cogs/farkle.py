@@ -119,7 +119,7 @@ class Farkle(
                 await _tell_privately(interaction, for_member(interaction).term(SAVED_NOT_SHOWN))
             return
         if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
-            await self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
+            self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
         else:  # pressed on an older copy whose retirement failed: the board players follow moves too
             await self.redraw(snapshot, rendered)
 
@@ -153,7 +153,7 @@ class Farkle(
                 log.warning("Could not redraw the board in channel %s: %s", snapshot.channel_id, error)
                 return False
             else:
-                await self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
+                self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
                 return True
         if snapshot.stage not in ("lobby", "playing"):
             return False

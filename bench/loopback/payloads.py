@@ -202,8 +202,10 @@ def guild_create(world: World, guild_id: int, intents: int) -> JSONDict:
     }
 
 
-def ready(world: World, session_id: str, resume_url: str) -> JSONDict:
+def ready(world: World, session_id: str, resume_url: str, shard: list[int] | None) -> JSONDict:
+    """READY for one gateway connection; a sharded client's IDENTIFY names its shard, and READY echoes it."""
     return {
+        **({"shard": shard} if shard is not None else {}),
         "v": 10,
         "user": {**user(world.bot, bot=True), "verified": True, "mfa_enabled": False},
         "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in world.guild_names],

@@ -253,7 +253,8 @@ class LoopbackDiscord:
             connection.intents = int(data.get("intents", 0))
             self.connection = connection
             session_id = secrets.token_hex(16)
-            connection.dispatch("READY", payloads.ready(self.world, session_id, self.url + GATEWAY_PATH))
+            ready = payloads.ready(self.world, session_id, self.url + GATEWAY_PATH, data.get("shard"))
+            connection.dispatch("READY", ready)
             if connection.intents & payloads.INTENT_GUILDS:
                 for guild_id in self.world.guild_names:
                     guild = payloads.guild_create(self.world, guild_id, connection.intents)

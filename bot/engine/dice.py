@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import product
 from typing import Protocol
 
 from bot.engine.saved import JSON, json_dict, json_int, json_list
@@ -26,15 +25,14 @@ class DiceSource(Protocol):
         ...
 
 
-_OUTCOMES: dict[int, tuple[tuple[int, ...], ...]] = {}
-
-
-def _outcomes(n: int) -> tuple[tuple[int, ...], ...]:
-    """All 6^n ordered rolls of n dice: one random() per roll instead of one per die (simulation speed)."""
-    table = _OUTCOMES.get(n)
-    if table is None:
-        table = _OUTCOMES[n] = tuple(product(range(1, 7), repeat=n))
-    return table
+def _nth_roll(index: int, n: int) -> tuple[int, ...]:
+    """The `index`-th of the 6^n ordered rolls of n dice, (1, …, 1) first: one random() per roll instead of
+    one per die, without a table of 46,656 rolls kept in memory (and walked by every garbage collection)."""
+    faces = [0] * n
+    for position in range(n - 1, -1, -1):
+        index, face = divmod(index, 6)
+        faces[position] = face + 1
+    return tuple(faces)
 
 
 class SeededDice:
@@ -56,7 +54,7 @@ class SeededDice:
     def roll(self, n: int) -> tuple[int, ...]:
         if n <= 6:
             self._draws += 1
-            return _outcomes(n)[int(self._random() * 6**n)]
+            return _nth_roll(int(self._random() * 6**n), n)
         self._draws += n
         return tuple(int(self._random() * 6) + 1 for _ in range(n))
 

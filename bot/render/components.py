@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -40,7 +40,6 @@ class ButtonRef:
         return f"{PREFIX}:{self.game_id}:{self.seq}:{self.action}{tail}"
 
 
-@runtime_checkable
 class GamePresses(Protocol):
     """The client as a game button sees it: something that answers a press."""
 
@@ -81,5 +80,6 @@ class FarkleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMP
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if isinstance(interaction.client, GamePresses):
-            await interaction.client.on_game_press(interaction, self.ref)
+        # hasattr, not isinstance on a runtime-checkable protocol: that check costs a tenth of the press.
+        if hasattr(interaction.client, "on_game_press"):
+            await cast(GamePresses, interaction.client).on_game_press(interaction, self.ref)

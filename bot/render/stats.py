@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -69,7 +69,6 @@ def leaderboard_embed(
     return embed
 
 
-@runtime_checkable
 class PagePresses(Protocol):
     """The client as a leaderboard page button sees it."""
 
@@ -113,8 +112,9 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=P
         return pressed == discord.ComponentType.button.value
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if isinstance(interaction.client, PagePresses):
-            await interaction.client.on_page_press(interaction, self.metric, self.period, self.page)
+        if hasattr(interaction.client, "on_page_press"):
+            client = cast(PagePresses, interaction.client)
+            await client.on_page_press(interaction, self.metric, self.period, self.page)
 
 
 def leaderboard_view(

@@ -26,6 +26,7 @@ from bot.sessions.computers import ComputerRunner
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.scheduler import DeadlineScheduler
+from bot.sessions.shown import ShownMarks
 from bot.sessions.session import Session, Snapshot, TableSettings
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
 from bot.sessions.win_tables import WinTableKeeper
@@ -69,6 +70,7 @@ class SessionManager:
         self._alarms = DeadlineScheduler[int, Alarm](clock, self._ring, "farkle-alarms")
         self._computers = ComputerRunner(clock, settings.computer_pause, self._computer_step)
         self._uow = UnitOfWork(store, self._sessions, clock, self._after_commit)
+        self._shown = ShownMarks(store.mark_shown)
         self._commands = GameCommands(
             self._uow,
             self._sessions,
@@ -151,18 +153,18 @@ class SessionManager:
             snapshot=session.snapshot(), turn_for=current.user_id if unpinged and current else None
         )
 
-    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
-        """A board message now shows `version`: a start-up redraws only boards that fell behind."""
+    def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
+        """A board message now shows `version`: a start-up redraws only boards that fell behind.
+
+        Written in the background with other boards' marks (`ShownMarks`), never before an answer.
+        """
         session = self._sessions.get(channel_id)
         if session is None or session.game_id != game_id:
             return
         if session.shown_version is not None and session.shown_version >= version:
             return
         session.shown_version = version
-        try:
-            await self._store.mark_shown(channel_id, game_id, version)
-        except Exception:  # only a needless redraw after the next restart is at stake
-            log.exception("Could not record the board shown in channel %s", channel_id)
+        self._shown.note(channel_id, game_id, version)
 
     async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | Message:
         """The expert's advice and the chances to win for the player to move, or why there are none."""
@@ -190,6 +192,7 @@ class SessionManager:
     async def close(self) -> None:
         await self._computers.close()
         await self._alarms.close()
+        await self._shown.close()
         if self._win_tables is not None:
             await self._win_tables.close()
 

@@ -40,8 +40,9 @@ class SessionStore(Protocol):
 
     async def load(self, channel_id: int) -> StoredSession | None: ...
 
-    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
-        """The board message of that game now shows `version` (never moves backwards)."""
+    async def mark_shown(self, marks: list[tuple[int, str, int]]) -> None:
+        """Each (channel, game, version): that game's board message now shows `version` (never moves
+        backwards); many boards in one write."""
         ...
 
 

@@ -67,8 +67,9 @@ class SqlSessionStore:
         row = await self._db.read(lambda c: c.execute(_ONE, {"channel": channel_id}).mappings().first())
         return _stored(row) if row is not None else None
 
-    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
-        values = {"version": version, "channel": channel_id, "game": game_id}
+    async def mark_shown(self, marks: list[tuple[int, str, int]]) -> None:
+        """Which version each board shows: (channel id, game id, version), many boards in one write."""
+        values = [{"channel": channel, "game": game, "version": version} for channel, game, version in marks]
         await self._db.write(lambda connection: connection.execute(_SHOWN, values))
 
 

@@ -1,11 +1,12 @@
 import json
 from collections import Counter
+from itertools import product
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.engine.dice import ScriptedDice, SeededDice, dice_from_state
+from bot.engine.dice import ScriptedDice, SeededDice, _nth_roll, dice_from_state
 
 
 def test_seeded_dice_repeat_with_the_same_seed_and_differ_with_another() -> None:
@@ -68,3 +69,9 @@ def test_scripted_state_round_trips_mid_script() -> None:
 def test_unknown_dice_state_is_refused() -> None:
     with pytest.raises(ValueError, match="Unknown dice source"):
         dice_from_state({"kind": "loaded"})
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_a_roll_drawn_from_one_number_is_the_ordered_roll_it_always_was(n: int) -> None:
+    """Saved games replay from seed and draws: the mapping from a draw to dice must never change."""
+    assert [_nth_roll(index, n) for index in range(6**n)] == list(product(range(1, 7), repeat=n))

@@ -57,6 +57,7 @@ class MemoryStore:
         self.rows: dict[int, str] = {}
         self.revisions: dict[int, int] = {}
         self.shown: dict[int, int] = {}
+        self.shown_writes: list[int] = []  # how many marks each write carried
         self.archived: dict[str, GameRecord] = {}
         self.failures = 0
 
@@ -88,8 +89,11 @@ class MemoryStore:
         state, shown = self.rows[channel_id], self.shown.get(channel_id)
         return StoredSession(channel_id, GUILD, state, shown, self.revisions.get(channel_id, 0))
 
-    async def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
-        self.shown[channel_id] = version
+    async def mark_shown(self, marks: list[tuple[int, str, int]]) -> None:
+        self.shown_writes.append(len(marks))
+        await asyncio.sleep(0)
+        for channel_id, _, version in marks:
+            self.shown[channel_id] = max(version, self.shown.get(channel_id, version))
 
     def _maybe_fail(self) -> None:
         if self.failures:
@@ -399,15 +403,32 @@ async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) ->
     await h.manager.attach_board(CHANNEL, h.snapshot.game_id, 555, h.snapshot.version)
     await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556)
     ok(await h.press(ANA, "die", "0"))
-    await h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version - 1)  # a late, older edit
+    h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version - 1)  # a late, older edit
+    await settle()
     fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
     assert (await fresh.restore()).behind == (CHANNEL,)
 
-    await h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version)
+    h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version)
+    await settle()
     again = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
     assert (await again.restore()).behind == ()
     await fresh.close()
     await again.close()
+
+
+async def test_boards_shown_in_a_burst_are_recorded_in_a_few_writes(h: Harness) -> None:
+    """A mark costs no transaction of its own: marks made while one write is out go in the next."""
+    channels = range(CHANNEL, CHANNEL + 20)
+    for channel in channels:
+        ok(await h.manager.open_lobby(GUILD, channel, ANA, "ana", Ruleset.preset("classic")))
+    for channel in channels:
+        snapshot = h.manager.snapshot(channel)
+        assert snapshot is not None
+        h.manager.mark_shown(channel, snapshot.game_id, snapshot.version)
+    await settle()
+    writes = h.store.shown_writes
+    assert sum(writes) == 20 and len(writes) <= 2, writes
+    assert all(h.store.shown[channel] == 1 for channel in channels)
 
 
 # ---------------------------------------------------------------------- archiving
