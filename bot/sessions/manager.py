@@ -26,8 +26,8 @@ from bot.sessions.computers import ComputerRunner
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.scheduler import DeadlineScheduler
-from bot.sessions.shown import ShownMarks
 from bot.sessions.session import Session, Snapshot, TableSettings
+from bot.sessions.shown import ShownMarks
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
 from bot.sessions.win_tables import WinTableKeeper
 from bot.settings import GameSettings
