@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal, TypeAlias, cast
+from typing import Any, Literal, TypeAlias, cast
 
 from bot.engine.dice import DiceSource, dice_from_state
 from bot.engine.errors import UserFacingError
@@ -750,6 +750,11 @@ class Game:
 
     def to_json(self) -> str:
         """The whole game, dice state included; `Game.from_json` restores it exactly."""
+        return json.dumps(self.state(), separators=(",", ":"))
+
+    def state(self, *, events: bool = True) -> dict[str, JSON]:
+        """The game as plain JSON values. Without `events` it is a third of the size: the event log is
+        the same game replayed, so `from_state` rebuilds it from the dice the game started with."""
         t = self._turn
         state: dict[str, JSON] = {
             "version": _JSON_VERSION,
@@ -786,13 +791,19 @@ class Game:
             "turn_number": self._turn_number,
             # Rows rather than dicts: the log is most of a saved game, and it is saved after every move.
             "history": [[a.kind, a.player, list(a.keep)] for a in self._history],
-            "events": [event_row(e) for e in self._events],
         }
-        return json.dumps(state, separators=(",", ":"))
+        if events:
+            state["events"] = [event_row(e) for e in self._events]
+        return state
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        data = json.loads(text)
+        return cls.from_state(json.loads(text))
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any], dice_start: dict[str, JSON] | None = None) -> Game:
+        """The game `state()` described; a state saved without its events needs `dice_start` (the dice
+        source's state before `new`) to replay them."""
         if data.get("version") != _JSON_VERSION:
             raise ValueError(f"Unknown saved game version {data.get('version')!r}.")
         rules = Ruleset.model_validate(data["rules"])
@@ -817,7 +828,14 @@ class Game:
         game._result = None if data["result"] is None else _result_from_json(data["result"])
         game._turn_number = data["turn_number"]
         game._history = [Action(kind, player, tuple(keep)) for kind, player, keep in data["history"]]
-        game._events = [event_from_row(row) for row in data["events"]]
+        if "events" in data:
+            game._events = [event_from_row(row) for row in data["events"]]
+        elif dice_start is None:
+            raise ValueError("A game saved without its events needs the dice it started with.")
+        else:
+            game._events = list(
+                cls.replay(rules, data["players"], dice_start, game._history, data["teams"]).events
+            )
         return game
 
 

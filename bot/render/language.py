@@ -18,6 +18,7 @@ from bot.engine.messages import AND, OR, Listing, Message, Param
 # The languages the bot speaks: the server setting's codes (Discord's names) → Babel's locale ids.
 LANGUAGES: dict[str, str] = {"en": "en", "de": "de", "fr": "fr", "es": "es", "pt-BR": "pt_BR"}
 SOURCE_LANGUAGE = "en"
+NUMBERS_KEPT = 4096  # written numbers remembered per language
 _LAST_ZERO = re.compile(r"0(?=[^0]*$)")  # where a percent pattern gets its decimals
 
 
@@ -29,6 +30,7 @@ class Translator:
         self.locale = Locale.parse(LANGUAGES[language])
         self._translations = translations or gettext.NullTranslations()
         self._percent = str(self.locale.percent_formats[None].pattern)
+        self._numbers: dict[int, str] = {}  # Babel takes longer to write a number than a board to draw it
 
     def text(self, msgid: str, /, **params: Param) -> str:
         """A sentence written in the drawing code (`tr.text("Roll")`)."""
@@ -61,7 +63,12 @@ class Translator:
 
     def number(self, value: int) -> str:
         """A whole number with the language's grouping: 1,000 · 1.000 · 1 000."""
-        return format_decimal(value, locale=self.locale)
+        written = self._numbers.get(value)
+        if written is None:
+            if len(self._numbers) >= NUMBERS_KEPT:  # scores repeat; a flood of other numbers can't grow it
+                self._numbers.clear()
+            written = self._numbers[value] = format_decimal(value, locale=self.locale)
+        return written
 
     def points(self, value: int) -> str:
         """Points as the board draws them: grouped, with a real minus sign (−1,000)."""

@@ -692,6 +692,22 @@ def test_json_round_trip_at_any_point(name: str, seed: int, steps: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
+@given(game_names, seeds, st.integers(0, 400))
+def test_a_state_saved_without_events_replays_them_from_the_starting_dice(
+    name: str, seed: int, steps: int
+) -> None:
+    game = new_random_game(name, seed)
+    dice_start = ScriptedDice([], seed=seed).state()
+    play_random(game, random.Random(seed), 0.01, steps)
+    state = game.state(events=False)
+    assert "events" not in state
+    restored = Game.from_state(json.loads(json.dumps(state)), dice_start)
+    assert restored.to_json() == game.to_json(), "every event back, and the same state"
+    with pytest.raises(ValueError, match="started with"):
+        Game.from_state(state)
+
+
+@settings(max_examples=40, deadline=None)
 @given(game_names, seeds)
 def test_same_seed_and_actions_replay_to_the_same_state(name: str, seed: int) -> None:
     game = new_random_game(name, seed)

@@ -14,20 +14,47 @@ def playing() -> Session:
     rules = Ruleset.preset("classic")
     session = Session(game_id="abc", guild_id=1, channel_id=2, host_id=10, rules=rules)
     session.seats = [Seat(10, "ana"), Seat(11, "ben")]
-    session.game = Game.new(rules, ["10", "11"], ScriptedDice([(6, 2), (1, 5, 2, 3, 4, 6)], seed=1))
+    dice = ScriptedDice([(6, 2), (1, 5, 2, 3, 4, 6)], seed=1)
+    session.dice_start = dice.state()
+    session.game = Game.new(rules, ["10", "11"], dice)
     session.stage = "playing"
     session.game.roll("10")
     return session
 
 
+def older(session: Session, format: int) -> dict[str, object]:
+    """The row an older bot wrote: the game as JSON text, its events inside; format 1 without pings."""
+    assert session.game is not None
+    row = {**json.loads(session.dump()), "format": format, "game": session.game.to_json()}
+    if format == 1:
+        del row["format"], row["pinged_turn"]
+    return row
+
+
 def test_a_format_1_row_loads_with_its_current_turn_counted_as_pinged() -> None:
     session = playing()
-    old = json.loads(session.dump())
-    del old["format"], old["pinged_turn"]
-    loaded = Session.load(json.dumps(old))
+    loaded = Session.load(json.dumps(older(session, 1)))
     assert session.game is not None and loaded.pinged_turn == session.game.turn_number
     assert json.loads(loaded.dump())["format"] == FORMAT
     assert loaded.snapshot() == session.snapshot()
+
+
+def test_a_format_2_row_loads_the_game_and_its_events() -> None:
+    session = playing()
+    loaded = Session.load(json.dumps(older(session, 2)))
+    assert session.game is not None and loaded.game is not None
+    assert loaded.game.events == session.game.events and loaded.snapshot() == session.snapshot()
+
+
+def test_a_saved_game_leaves_its_event_log_out_and_replays_it_when_loaded() -> None:
+    """Most of a game's bytes are its event log, and the moves and starting dice already tell it."""
+    session = playing()
+    saved = json.loads(session.dump())
+    assert saved["format"] == FORMAT and "events" not in saved["game"]
+    loaded = Session.load(session.dump())
+    assert session.game is not None and loaded.game is not None
+    assert loaded.game.events == session.game.events
+    assert loaded.game.to_json() == session.game.to_json(), "the same game, dice state included"
 
 
 def test_a_row_from_a_newer_bot_is_refused() -> None:
