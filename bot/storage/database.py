@@ -9,12 +9,16 @@ see the README's storage table). The SQL is the same text for both backends; onl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -29,13 +33,15 @@ T = TypeVar("T")
 Work = Callable[[Connection], T]
 
 # Discord waits 3 s for an answer: a write gives up well before that (waiting for this process's other
-# writers, then for another process's lock) so the player hears "nothing changed" in time.
+# writers, then for another process's lock) so the player hears "nothing changed" in time. Queue waits are
+# measured with perf_counter, the same clock in every thread (SimCord makes monotonic virtual in its own).
 WRITE_QUEUE_WAIT = 1.0
 BUSY_TIMEOUT_MS = 1000
 # PostgreSQL: concurrent writers (shard processes) that touched the same rows retry their unit of work.
 RETRIES = 5
 _RETRY_STATES = {"40001", "40P01"}  # serialization failure, deadlock
 _BUSY_STATES = {"55P03", "57014"}  # lock not available (lock_timeout), statement cancelled
+MAX_BATCH = 64  # units of work one commit may carry
 _SQLITE_WORKERS = (1, 2)  # writer, readers: SQLite has one writer at a time anyway
 _POSTGRES_WORKERS = (4, 4)
 
@@ -52,47 +58,142 @@ class DatabaseUnavailable(RuntimeError):
     """The database can't be opened or migrated: one sentence for the operator, naming the setting."""
 
 
-class _Lane:
-    """Worker threads with a connection each; a unit of work waits at most `WRITE_QUEUE_WAIT` for one."""
+def _transaction(engine: Engine, work: Work[T], *, retry: bool) -> T:
+    """Run `work` in a transaction of its own, turning waits that outlast an answer into `DatabaseBusy`."""
+    for attempt in range(RETRIES):
+        try:
+            with engine.connect() as connection, connection.begin():
+                return work(connection)
+        except exc.TimeoutError as error:  # no pooled connection came in time
+            raise DatabaseBusy("no database connection is free") from error
+        except exc.DBAPIError as error:
+            state = _sqlstate(error)
+            if state in _RETRY_STATES and retry and attempt + 1 < RETRIES:
+                time.sleep(0.005 * (attempt + 1))
+                continue
+            if state in _BUSY_STATES or _sqlite_busy(error):
+                raise DatabaseBusy(str(error.orig)) from error
+            raise
+    raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def __init__(self, engine: Engine, workers: int, name: str, *, retry: bool) -> None:
+
+class _Readers:
+    """Reader threads with a connection each; a read waits at most `WRITE_QUEUE_WAIT` for one."""
+
+    def __init__(self, engine: Engine, workers: int) -> None:
         self.engine = engine
-        self._executor = ThreadPoolExecutor(workers, thread_name_prefix=name)
-        self._retry = retry
+        self._executor = ThreadPoolExecutor(workers, thread_name_prefix="farkle-db-read")
 
-    async def run(self, work: Work[T], *, managed: bool = True) -> T:
-        loop = asyncio.get_running_loop()
-        if not managed:
-            return await loop.run_in_executor(self._executor, self._unmanaged, work)
-        deadline = time.monotonic() + WRITE_QUEUE_WAIT
-        return await loop.run_in_executor(self._executor, self._call, work, deadline)
-
-    def _unmanaged(self, work: Work[T]) -> T:
-        with self.engine.connect() as connection:
-            return work(connection)
+    async def run(self, work: Work[T]) -> T:
+        deadline = time.perf_counter() + WRITE_QUEUE_WAIT
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._call, work, deadline)
 
     def _call(self, work: Work[T], deadline: float) -> T:
-        if time.monotonic() > deadline:  # queued behind slow work for longer than an answer can wait
-            raise DatabaseBusy("the database is busy with other writes")
-        for attempt in range(RETRIES):
-            try:
-                with self.engine.connect() as connection, connection.begin():
-                    return work(connection)
-            except exc.TimeoutError as error:  # no pooled connection came in time
-                raise DatabaseBusy("no database connection is free") from error
-            except exc.DBAPIError as error:
-                state = _sqlstate(error)
-                if state in _RETRY_STATES and self._retry and attempt + 1 < RETRIES:
-                    time.sleep(0.005 * (attempt + 1))
-                    continue
-                if state in _BUSY_STATES or _sqlite_busy(error):
-                    raise DatabaseBusy(str(error.orig)) from error
-                raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        if time.perf_counter() > deadline:  # queued behind slow reads for longer than an answer can wait
+            raise DatabaseBusy("the database is busy")
+        return _transaction(self.engine, work, retry=False)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
         self.engine.dispose()
+
+
+@dataclass
+class _Job:
+    work: Work[Any]
+    future: asyncio.Future[Any]
+    deadline: float
+
+
+class _GroupCommit:
+    """Writer threads that take every unit of work waiting and commit them together.
+
+    A burst of moves across channels then costs a few transactions instead of one each, the writer
+    holds the GIL for a batch instead of fighting the event loop for it per move, and the loop is woken
+    once a batch. Every unit is still committed before its caller hears back. A batch that fails inside
+    a unit (a compare-and-set lost, a constraint, a PostgreSQL serialization failure) is rolled back and
+    its units run again one by one, so one unit's failure never touches another's.
+    """
+
+    def __init__(self, engine: Engine, workers: int) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._serve, name=f"farkle-db-write-{n}", daemon=True)
+            for n in range(workers)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    async def run(self, work: Work[T]) -> T:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put(_Job(work, future, time.perf_counter() + WRITE_QUEUE_WAIT))
+        return await future
+
+    def _serve(self) -> None:
+        while (job := self._queue.get()) is not None:
+            batch = [job]
+            while len(batch) < MAX_BATCH:
+                try:
+                    waiting = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:  # closing: finish this batch, then stop
+                    self._queue.put(None)
+                    break
+                batch.append(waiting)
+            _settle(self._commit(batch))
+
+    def _commit(self, batch: list[_Job]) -> list[tuple[_Job, Any, BaseException | None]]:
+        now = time.perf_counter()
+        # Queued behind slow work for longer than an answer can wait: refused untouched, in time.
+        outcomes: list[tuple[_Job, Any, BaseException | None]] = [
+            (job, None, DatabaseBusy("the database is busy with other writes"))
+            for job in batch
+            if now > job.deadline
+        ]
+        due = [job for job in batch if now <= job.deadline and not job.future.cancelled()]
+        if len(due) > 1:
+            try:
+                with self.engine.connect() as connection, connection.begin():
+                    results = [job.work(connection) for job in due]
+            except Exception:
+                pass  # one by one below, each with its own outcome
+            else:
+                return outcomes + [(job, result, None) for job, result in zip(due, results, strict=True)]
+        for job in due:
+            try:
+                outcomes.append((job, _transaction(self.engine, job.work, retry=True), None))
+            except Exception as error:
+                outcomes.append((job, None, error))
+        return outcomes
+
+    def close(self) -> None:
+        for _ in self._threads:  # one stop for each writer, after the work already queued
+            self._queue.put(None)
+        for thread in self._threads:
+            thread.join()
+        self.engine.dispose()
+
+
+def _settle(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    """Hand each caller its result, one wake-up of each event loop for the whole batch."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, Any, BaseException | None]]] = {}
+    for outcome in outcomes:
+        by_loop.setdefault(outcome[0].future.get_loop(), []).append(outcome)
+    for loop, settled in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # that event loop is closed: nobody is waiting any more
+            loop.call_soon_threadsafe(_resolve, settled)
+
+
+def _resolve(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    for job, result, error in outcomes:
+        if job.future.done():  # its caller was cancelled (a shutdown)
+            continue
+        if error is None:
+            job.future.set_result(result)
+        else:
+            job.future.set_exception(error)
 
 
 def failure_cause(error: BaseException) -> str:
@@ -123,11 +224,12 @@ class Database:
         self.where = where
         self.dialect: Dialect = where.dialect
         writers, readers = _SQLITE_WORKERS if self.dialect == "sqlite" else _POSTGRES_WORKERS
-        self._writer = _Lane(_engine(where, writers, read_only=False), writers, "farkle-db-write", retry=True)
-        self._reader = _Lane(_engine(where, readers, read_only=True), readers, "farkle-db-read", retry=False)
+        self._writer = _GroupCommit(_engine(where, writers, read_only=False), writers)
+        self._reader = _Readers(_engine(where, readers, read_only=True), readers)
 
     async def write(self, work: Work[T]) -> T:
-        """Run `work` in one write transaction: committed if it returns, rolled back if it raises."""
+        """Run `work` in a write transaction (maybe shared with other units waiting at the same moment):
+        committed before this returns if it returns, rolled back if it raises."""
         return await self._writer.run(work)
 
     async def read(self, work: Work[T]) -> T:
@@ -135,8 +237,13 @@ class Database:
         return await self._reader.run(work)
 
     async def set_up(self, work: Work[T]) -> T:
-        """Run `work` on the writer's thread outside any transaction: migrations manage their own."""
-        return await self._writer.run(work, managed=False)
+        """Run `work` on a connection outside any transaction (migrations manage their own), before any
+        other unit of work."""
+        return await asyncio.to_thread(self._unmanaged, work)
+
+    def _unmanaged(self, work: Work[T]) -> T:
+        with self._writer.engine.connect() as connection:
+            return work(connection)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

@@ -1,0 +1,71 @@
+"""Writes that arrive together share commits, yet each caller hears about its own unit of work only."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import event, text
+
+from bot.ratings import rate_game
+from bot.records import SessionConflict
+from bot.sessions.session import Session
+from bot.storage import Database
+from bot.storage.sessions import SqlSessionStore
+from tests.storage.test_results import ANA, BEN, finished, seat
+
+GAMES = 40
+
+
+def sessions(count: int) -> list[Session]:
+    return [finished(f"g{n:02d}", [seat(ANA), seat(BEN)], channel=100 + n) for n in range(count)]
+
+
+async def test_a_burst_of_writes_shares_a_few_commits(database: Database) -> None:
+    commits: list[int] = []
+    engine = database._writer.engine
+    event.listen(engine, "commit", lambda connection: commits.append(1))
+    store = SqlSessionStore(database, rate_game)
+    games = sessions(GAMES)
+    for game in games:
+        game.stage = "playing"  # a burst of moves, not of endings
+    revisions = await asyncio.gather(*(store.save(game.row(game.dump())) for game in games))
+    assert revisions == [1] * GAMES
+    assert len(commits) < GAMES / 4, f"{len(commits)} commits for {GAMES} writes"
+    count = text("SELECT COUNT(*) FROM sessions")
+    assert await database.read(lambda c: c.execute(count).scalar()) == GAMES
+
+
+async def test_one_failing_write_in_a_batch_leaves_the_others_committed(database: Database) -> None:
+    store = SqlSessionStore(database, rate_game)
+    games = sessions(10)
+    for game in games:
+        game.revision = await store.save(game.row(game.dump()))
+    games[3].revision = 0  # this writer's copy is stale: another process moved the game on
+    for game in games:
+        game.version += 1
+    outcomes = await asyncio.gather(
+        *(store.save(game.row(game.dump())) for game in games), return_exceptions=True
+    )
+    assert isinstance(outcomes[3], SessionConflict)
+    assert [outcome for n, outcome in enumerate(outcomes) if n != 3] == [2] * 9
+    versions = text("SELECT channel_id, version FROM sessions ORDER BY channel_id")
+    stored = dict(await database.read(lambda c: c.execute(versions).all()))
+    assert stored[103] == games[3].version - 1 and all(
+        stored[100 + n] == game.version for n, game in enumerate(games) if n != 3
+    )
+
+
+async def test_a_unit_that_raises_reports_to_its_own_caller(database: Database) -> None:
+    def broken(connection: object) -> None:
+        raise ValueError("this one is wrong")
+
+    async def fine(n: int) -> int:
+        return await database.write(lambda c: c.execute(text("SELECT :n"), {"n": n}).scalar_one())
+
+    results = await asyncio.gather(
+        database.write(broken), *(fine(n) for n in range(5)), return_exceptions=True
+    )
+    assert isinstance(results[0], ValueError) and results[1:] == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="wrong"):
+        await database.write(broken)
