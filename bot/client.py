@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import discord
@@ -45,6 +46,8 @@ GamePress = Callable[[discord.Interaction, ButtonRef], Awaitable[None]]
 PagePress = Callable[[discord.Interaction, Metric, Period, int], Awaitable[None]]
 # How long a shutdown waits for interactions already being answered (Docker allows 10 s by default).
 DRAIN_SECONDS = 5.0
+# How long a turn ping waits for the answers being sent to finish first, at the most.
+FOLLOW_UP_WAIT = 1.0
 
 
 class FarkleTree(app_commands.CommandTree["FarkleBot"]):
@@ -114,6 +117,9 @@ class FarkleBot(commands.AutoShardedBot):
         self._config: ConfigService | None = None
         self._stats: StatsService | None = None
         self._answering: set[asyncio.Task[Any]] = set()
+        self._quiet = asyncio.Event()  # set while no interaction is being answered
+        self._quiet.set()
+        self._follow_ups: dict[int, asyncio.Task[None]] = {}  # the newest per channel
         self._game_press: GamePress | None = None
         self._page_press: PagePress | None = None
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
@@ -229,17 +235,51 @@ class FarkleBot(commands.AutoShardedBot):
         await report_error(interaction, error)
 
     def answering(self) -> None:
-        """The current task answers an interaction: a shutdown lets it finish (its reply, the turn ping
-        and their database writes) before closing the connection and the database under it."""
+        """The current task answers an interaction: a shutdown lets it finish (its reply and its database
+        writes) before closing the connection and the database under it."""
         task = asyncio.current_task()
         if task is not None and task not in self._answering:
             self._answering.add(task)
-            task.add_done_callback(self._answering.discard)
+            self._quiet.clear()
+            task.add_done_callback(self._answered)
+
+    def _answered(self, task: asyncio.Task[Any]) -> None:
+        self._answering.discard(task)
+        if not self._answering:
+            self._quiet.set()
+
+    def after_answers(self, channel_id: int, work: Callable[[], Awaitable[None]]) -> None:
+        """Run `work` (a turn ping) once no interaction is being answered, or `FOLLOW_UP_WAIT` later,
+        after the channel's earlier follow-ups. Discord gives every answer 3 s and a player waits for
+        theirs; the next player's ping can wait the moment a burst of presses takes. A shutdown waits
+        for these too."""
+        earlier = self._follow_ups.get(channel_id)
+        task = asyncio.create_task(self._follow_up(earlier, work), name=f"farkle-follow-up-{channel_id}")
+        self._follow_ups[channel_id] = task
+        task.add_done_callback(partial(self._followed_up, channel_id))
+
+    def _followed_up(self, channel_id: int, task: asyncio.Task[None]) -> None:
+        if self._follow_ups.get(channel_id) is task:
+            del self._follow_ups[channel_id]
+
+    async def _follow_up(
+        self, earlier: asyncio.Task[None] | None, work: Callable[[], Awaitable[None]]
+    ) -> None:
+        if earlier is not None:
+            await asyncio.gather(earlier, return_exceptions=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._quiet.wait(), FOLLOW_UP_WAIT)
+        try:
+            await work()
+        except Exception:
+            log.exception("A follow-up of an answer failed")
 
     async def close(self) -> None:
         in_flight = self._answering - {asyncio.current_task()}
         if in_flight:
             await asyncio.wait(in_flight, timeout=DRAIN_SECONDS)
+        if self._follow_ups:
+            await asyncio.wait(set(self._follow_ups.values()), timeout=DRAIN_SECONDS)
         if self._sessions is not None:
             await self._sessions.close()
         # discord.py's AutoShardedClient that never connected (a refused login, a test) trips in close() on

@@ -103,7 +103,7 @@ class Farkle(
         else:
             await self.redraw(snapshot, rendered)
             await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
-        await self._announce(outcome)
+        self._announce_later(outcome)
 
     async def _answer_press(
         self, interaction: discord.Interaction, snapshot: Snapshot, rendered: Rendered
@@ -130,7 +130,7 @@ class Farkle(
             return
         if outcome.reminder_for is None:
             await self.redraw(snapshot)
-        await self._announce(outcome)
+        self._announce_later(outcome)
 
     async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> bool:
         """Bring a game's board up to date by its message id, or post a new one if it was deleted.
@@ -191,6 +191,11 @@ class Farkle(
                 if await self.redraw(outcome.snapshot):
                     await self._announce(outcome)
                 await clock.sleep_until(clock.now() + CATCH_UP_PACE)
+
+    def _announce_later(self, outcome: Outcome) -> None:
+        """Turn pings and reminders go out once the answers being sent are out (`after_answers`)."""
+        if outcome.snapshot is not None and (outcome.turn_for or outcome.reminder_for) is not None:
+            self.bot.after_answers(outcome.snapshot.channel_id, partial(self._announce, outcome))
 
     async def _announce(self, outcome: Outcome) -> None:
         """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself."""
