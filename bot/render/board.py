@@ -10,7 +10,7 @@ import discord
 from bot.engine import LEVELS, Ruleset
 from bot.engine.master import WinAdvice, plays_as_expert
 from bot.engine.messages import N_, Listing
-from bot.render.components import ButtonRef, FarkleButton
+from bot.render.components import ButtonRef, DrawnView, FarkleButton
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
 from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe
@@ -49,7 +49,7 @@ def _button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwarg
 
 
 def _view(*buttons: FarkleButton) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = DrawnView(timeout=None)
     for button in buttons:
         view.add_item(button)
     return view

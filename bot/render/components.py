@@ -40,6 +40,15 @@ class ButtonRef:
         return f"{PREFIX}:{self.game_id}:{self.seq}:{self.action}{tail}"
 
 
+class DrawnView(discord.ui.View):
+    """Buttons that are all `DynamicItem`s: the classes registered at start-up answer them, on any
+    message, so a drawing is never stored in discord.py's view store (per edit, that bookkeeping cost as
+    much as drawing the board)."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
 class GamePresses(Protocol):
     """The client as a game button sees it: something that answers a press."""
 

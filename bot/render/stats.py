@@ -12,6 +12,7 @@ from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
 from bot.records import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.board import GOLD
+from bot.render.components import DrawnView
 from bot.render.language import ENGLISH, Translator
 from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe
 
@@ -120,7 +121,7 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=P
 def leaderboard_view(
     metric: Metric, period: Period, page: int, total: int, tr: Translator
 ) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = DrawnView(timeout=None)
     last = max(0, -(-total // PAGE_SIZE) - 1)
     view.add_item(LeaderboardPage(metric, period, max(page - 1, 0), "prev", disabled=page == 0, tr=tr))
     view.add_item(LeaderboardPage(metric, period, min(page + 1, last), "next", disabled=page >= last, tr=tr))

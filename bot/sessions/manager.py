@@ -198,7 +198,10 @@ class SessionManager:
 
     @asynccontextmanager
     async def _locked(self, channel_id: int) -> AsyncIterator[Session | None]:
-        async with self._locks.setdefault(channel_id, asyncio.Lock()):
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        async with lock:
             yield self._sessions.get(channel_id)
 
     # ------------------------------------------------------------------ commands

@@ -31,6 +31,9 @@ class DeadlineScheduler(Generic[Key, Alarm]):
 
     def set(self, key: Key, when: float, alarm: Alarm) -> None:
         self._alarms[key] = (when, alarm)
+        running = self._task is not None and not self._task.done()
+        if running and self._wakes_at is not None and self._wakes_at <= when:
+            return  # the task wakes first anyway (every move re-arms a timer: no scan of them all)
         self._reschedule()
 
     def cancel(self, key: Key) -> None:
