@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import logging
@@ -199,6 +200,11 @@ class FarkleBot(commands.AutoShardedBot):
             # The presets' tables are solved once, here; other shard processes load them from the database
             # (a process that needs them before they are stored plays master as expert, or solves them).
             self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
+        # Everything loaded so far (discord.py, NumPy and Numba, Babel's locale data, restored games) lives
+        # as long as the process: leave it out of every garbage collection, or a full collection in the
+        # middle of a burst of presses walks all of it.
+        gc.collect()
+        gc.freeze()
 
     @property
     def owns_application_setup(self) -> bool:
