@@ -30,7 +30,9 @@ class Translator:
         self.locale = Locale.parse(LANGUAGES[language])
         self._translations = translations or gettext.NullTranslations()
         self._percent = str(self.locale.percent_formats[None].pattern)
-        self._numbers: dict[int, str] = {}  # Babel takes longer to write a number than a board to draw it
+        # Babel takes longer to write a number than a board takes to draw: each is written once.
+        self._numbers: dict[int, str] = {}
+        self._percents: dict[tuple[float, int], str] = {}
 
     def text(self, msgid: str, /, **params: Param) -> str:
         """A sentence written in the drawing code (`tr.text("Roll")`)."""
@@ -80,8 +82,14 @@ class Translator:
 
     def percent(self, chance: Fraction | float, digits: int = 1) -> str:
         """A chance as a percentage with the language's spacing: 15.7% · 15,7 %."""
-        pattern = _LAST_ZERO.sub("0." + "0" * digits if digits else "0", self._percent, count=1)
-        return format_percent(float(chance), format=pattern, locale=self.locale)
+        key = (float(chance), digits)
+        written = self._percents.get(key)
+        if written is None:
+            if len(self._percents) >= NUMBERS_KEPT:
+                self._percents.clear()
+            pattern = _LAST_ZERO.sub("0." + "0" * digits if digits else "0", self._percent, count=1)
+            written = self._percents[key] = format_percent(key[0], format=pattern, locale=self.locale)
+        return written
 
     def _listing(self, listing: Listing) -> str:
         words = [self.say(item) for item in listing.items]
