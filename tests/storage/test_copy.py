@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -76,42 +77,40 @@ async def standings(db: Database) -> list[object]:
     return boards
 
 
-async def test_a_copy_reads_the_same_leaderboards_on_postgresql(
-    tmp_path: Path, blank_postgres_url: DatabaseUrl
-) -> None:
+@pytest.fixture
+async def ends(tmp_path: Path, blank_postgres_url: DatabaseUrl) -> AsyncIterator[tuple[Database, Database]]:
+    """A SQLite database with history, and an empty PostgreSQL one migrated to the same schema."""
     source = await with_history(tmp_path / "farkle.sqlite3")
     target, _ = await open_database(blank_postgres_url)
-    try:
-        copied = await copy_database(source, target, lambda entry: None)
-        counted = {entry.table: entry.rows for entry in copied}
-        assert counted["games"] == 4 and counted["game_players"] == 8 and counted["sessions"] == 1
-        assert counted["config_audit"] == 2 and counted["win_tables"] == 1 and counted["rulesets"] == 1
-        assert await standings(target) == await standings(source)
-        blob = text("SELECT tables FROM win_tables")
-        assert await target.read(lambda c: c.execute(blob).scalar()) == bytes(range(256)) * 4
-        # The change log numbers on after the copied entries.
-        service = ConfigService(SqlConfigStore(target), GameSettings(_env_file=None), Clock())
-        await service.set_option(GUILD, Editor(BEN, "ben"), "target", "6000")
-        assert [entry.new for entry in await service.history(GUILD)][:2] == ["6000", "quick"]
-    finally:
-        await source.close()
-        await target.close()
+    yield source, target
+    await source.close()
+    await target.close()
+
+
+async def test_a_copy_reads_the_same_leaderboards_on_postgresql(ends: tuple[Database, Database]) -> None:
+    source, target = ends
+    copied = await copy_database(source, target, lambda entry: None)
+    counted = {entry.table: entry.rows for entry in copied}
+    assert counted["games"] == 4 and counted["game_players"] == 8 and counted["sessions"] == 1
+    assert counted["config_audit"] == 2 and counted["win_tables"] == 1 and counted["rulesets"] == 1
+    assert await standings(target) == await standings(source)
+    blob = text("SELECT tables FROM win_tables")
+    assert await target.read(lambda c: c.execute(blob).scalar()) == bytes(range(256)) * 4
+    # The change log numbers on after the copied entries.
+    service = ConfigService(SqlConfigStore(target), GameSettings(_env_file=None), Clock())
+    await service.set_option(GUILD, Editor(BEN, "ben"), "target", "6000")
+    assert [entry.new for entry in await service.history(GUILD)][:2] == ["6000", "quick"]
 
 
 async def test_a_target_that_holds_anything_is_refused_and_left_alone(
-    tmp_path: Path, blank_postgres_url: DatabaseUrl
+    ends: tuple[Database, Database],
 ) -> None:
-    source = await with_history(tmp_path / "farkle.sqlite3")
-    target, _ = await open_database(blank_postgres_url)
-    try:
-        await SqlWinTableStore(target).save("box", b"already here")
-        with pytest.raises(CopyRefused, match="not empty"):
-            await copy_database(source, target, lambda entry: None)
-        games = text("SELECT COUNT(*) FROM games")
-        assert await target.read(lambda c: c.execute(games).scalar()) == 0
-    finally:
-        await source.close()
-        await target.close()
+    source, target = ends
+    await SqlWinTableStore(target).save("box", b"already here")
+    with pytest.raises(CopyRefused, match="not empty"):
+        await copy_database(source, target, lambda entry: None)
+    games = text("SELECT COUNT(*) FROM games")
+    assert await target.read(lambda c: c.execute(games).scalar()) == 0
 
 
 async def test_the_command_copies_then_refuses_a_second_copy(
