@@ -130,8 +130,10 @@ async def test_two_shard_processes_share_one_database(shared: DatabaseUrl) -> No
                 text("SELECT guild_id, name, games, wins FROM player_stats ORDER BY guild_id, name")
             ).all()
         )
+        synced = await db.read(lambda c: c.execute(text("SELECT scope FROM command_sync")).all())
     finally:
         await db.close()
+    assert [tuple(row) for row in synced] == [("global",)], "only the process with shard 0 syncs"
     guilds = sorted(report["guild"] for report in reports)
     assert [row[0] for row in games] == guilds, "each game recorded exactly once"
     assert [tuple(row) for row in stats] == [
