@@ -49,6 +49,9 @@ PagePress = Callable[[discord.Interaction, Metric, Period, int], Awaitable[None]
 DRAIN_SECONDS = 5.0
 # How long a turn ping waits for the answers being sent to finish first, at the most.
 FOLLOW_UP_WAIT = 1.0
+# A shard process that started before the die emojis were uploaded looks again this often, this many times.
+ART_LOOK_EVERY = 60.0
+ART_LOOKS = 30
 
 
 class FarkleTree(app_commands.CommandTree["FarkleBot"]):
@@ -124,6 +127,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._game_press: GamePress | None = None
         self._page_press: PagePress | None = None
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
+        self._awaiting_art: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -187,6 +191,8 @@ class FarkleBot(commands.AutoShardedBot):
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
+        if self.dice_art is KEYCAP_ART and not self.owns_application_setup:
+            self._awaiting_art = asyncio.create_task(self._await_dice_art(), name="farkle-dice-art")
         restored = await self._sessions.restore(owns=self.settings.owns_guild)
         if restored.sessions or restored.unreadable:
             log.info(
@@ -205,6 +211,16 @@ class FarkleBot(commands.AutoShardedBot):
         # middle of a burst of presses walks all of it.
         gc.collect()
         gc.freeze()
+
+    async def _await_dice_art(self) -> None:
+        """Another shard process uploads the faces at its first start: look for them again now and then."""
+        for _ in range(ART_LOOKS):
+            await self.clock.sleep_until(self.clock.now() + ART_LOOK_EVERY)
+            art = await load_dice_art(self, create=False, warn=False)
+            if art is not KEYCAP_ART:
+                self.dice_art = art
+                log.info("Die-face emojis found; boards draw them from now on")
+                return
 
     @property
     def owns_application_setup(self) -> bool:
@@ -286,6 +302,8 @@ class FarkleBot(commands.AutoShardedBot):
             await asyncio.wait(in_flight, timeout=DRAIN_SECONDS)
         if self._follow_ups:
             await asyncio.wait(set(self._follow_ups.values()), timeout=DRAIN_SECONDS)
+        if self._awaiting_art is not None:
+            self._awaiting_art.cancel()
         if self._sessions is not None:
             await self._sessions.close()
         # discord.py's AutoShardedClient that never connected (a refused login, a test) trips in close() on

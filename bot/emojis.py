@@ -17,7 +17,7 @@ from bot.render.dice import FACES, KEYCAP_ART, DiceArt, emoji_name
 log = logging.getLogger(__name__)
 
 
-async def load_dice_art(client: discord.Client, *, create: bool) -> DiceArt:
+async def load_dice_art(client: discord.Client, *, create: bool, warn: bool = True) -> DiceArt:
     """The die faces as emojis, or keycaps with one warning: a game never fails because of artwork."""
     try:
         found = await _by_name(client)
@@ -29,10 +29,14 @@ async def load_dice_art(client: discord.Client, *, create: bool) -> DiceArt:
                 )
             log.info("Uploaded die-face emojis %s", ", ".join(emoji_name(face) for face in missing))
     except discord.HTTPException as error:
-        log.warning("Die-face emojis unavailable (%s); drawing dice as keycaps", error.text or error.status)
+        if warn:
+            log.warning(
+                "Die-face emojis unavailable (%s); drawing dice as keycaps", error.text or error.status
+            )
         return KEYCAP_ART
     if any(emoji_name(face) not in found for face in FACES):
-        log.warning("Die-face emojis not uploaded yet (the process that syncs commands does it); keycaps")
+        if warn:
+            log.warning("Die-face emojis not uploaded yet (the process that syncs commands does it); keycaps")
         return KEYCAP_ART
     return DiceArt({face: _partial(found[emoji_name(face)]) for face in FACES})
 

@@ -10,7 +10,7 @@ import discord
 import pytest
 import simcord
 
-from bot.client import FarkleBot
+from bot.client import ART_LOOK_EVERY, FarkleBot
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     ROLL_OFF,
@@ -143,5 +143,10 @@ async def test_only_the_owning_process_uploads(
         assert emojis(env) == {} and len(uploads(env)) == 6
         assert farkle(env).dice_art.face(2) == "2️⃣"
         assert any("not uploaded yet" in r.getMessage() for r in caplog.records)
+        # The owning process uploads them (after this one started): this one draws them within a minute.
+        uploaded = {face: env.backend.create_application_emoji(f"die_{face}").id for face in range(1, 7)}
+        await env.advance_time(ART_LOOK_EVERY)
+        assert farkle(env).dice_art.face(2) == f"<:die_2:{uploaded[2]}>"
+        assert len(uploads(env)) == 6, "and still uploads nothing itself"
     finally:
         await farkle(env).close()
