@@ -46,13 +46,12 @@ from bot.engine.events import (
 from bot.engine.messages import Listing, Message
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON, json_int, json_ints, json_list
+from bot.engine.scoring import PENALTY_DICE, SIX_ONES
 
 Phase: TypeAlias = Literal["turn_start", "choosing", "over"]
 ActionKind: TypeAlias = Literal["roll", "bank", "piggyback", "leave", "timeout"]
 EndReason: TypeAlias = Literal["target", "instant_win", "last_loses", "players_left"]
 
-_PENALTY_DICE = (1, 6, 6, 6, 6, 6)
-_SIX_ONES = (1, 1, 1, 1, 1, 1)
 _POSITIONS = tuple(frozenset(range(n)) for n in range(7))
 _FARKLES_FOR_PENALTY = 3
 _STRIKES_FOR_REMOVAL = 3
@@ -512,7 +511,7 @@ class Game:
         )
 
     def _wins_at_once(self, faces: tuple[int, ...]) -> bool:
-        return faces == _SIX_ONES and self._rules.six_ones_instant_win
+        return faces == SIX_ONES and self._rules.six_ones_instant_win
 
     # ------------------------------------------------------------------ turn mechanics
 
@@ -525,7 +524,7 @@ class Game:
         self._phase = "choosing"
         self._events.append(Rolled(self._pid, roll))
         key = tuple(sorted(roll))
-        if key == _PENALTY_DICE and self._rules.penalty_roll is not None:
+        if key == PENALTY_DICE and self._rules.penalty_roll is not None:
             self._penalize()
             return
         best = self._tables.best[key]

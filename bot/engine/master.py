@@ -3,8 +3,8 @@
 Master plays to win the game, not the turn: every choice (which dice to keep, bank or roll on, piggyback)
 is the one with the highest chance to win by `winprob`'s tables. Where the tables don't reach (more than
 two sides, the final round and play-offs, an entry roll limit while off the board, rules without tables,
-or tables not solved yet) it plays as `expert`, whose chase of a leader is already the winning play of a
-last turn.
+tables not solved yet, six 1s that win at once) it plays as `expert`, whose chase of a leader is already
+the winning play of a last turn.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Literal
 from bot.engine.game import Action, Game
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
+from bot.engine.scoring import wins_at_once
 from bot.engine.strategies import Expert, _act, _keeps, _may_bank, _offered_points, _view
 from bot.engine.winprob import WinTables, table_key, tables_for, unsupported
 
@@ -62,8 +63,9 @@ def modelled(game: Game, tables: WinTables) -> bool:
         return False
     if rules.entry_roll_limit is not None and not view.me.on_board:
         return False
-    unit, top = tables.unit, tables.size * tables.unit
-    return all(0 <= bank < top and bank % unit == 0 for bank in (view.me.bank, view.others[0].bank))
+    if wins_at_once(view.turn.roll, rules):
+        return False  # expert keeps them and wins
+    return tables.covers(view.me.bank) and tables.covers(view.others[0].bank)
 
 
 def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None:

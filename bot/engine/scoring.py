@@ -17,7 +17,8 @@ from bot.engine.rules import Ruleset, triple_factor
 
 Faces = tuple[int, ...]  # sorted faces: the key of every table
 
-_PENALTY_DICE: Faces = (1, 6, 6, 6, 6, 6)
+PENALTY_DICE: Faces = (1, 6, 6, 6, 6, 6)
+SIX_ONES: Faces = (1, 1, 1, 1, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -183,4 +184,9 @@ def farkle_chance(n_dice: int, rules: Ruleset) -> Fraction:
 
 def is_penalty_roll(roll: Sequence[int], rules: Ruleset) -> bool:
     """Five 6s and a 1 on six dice, when the ruleset punishes it."""
-    return rules.penalty_roll is not None and tuple(sorted(roll)) == _PENALTY_DICE
+    return rules.penalty_roll is not None and tuple(sorted(roll)) == PENALTY_DICE
+
+
+def wins_at_once(roll: Sequence[int], rules: Ruleset) -> bool:
+    """Six 1s from one roll, when the ruleset lets them win the game at once."""
+    return rules.six_ones_instant_win and tuple(roll) == SIX_ONES

@@ -22,7 +22,7 @@ from math import gcd
 from typing import Any
 
 from bot.engine.rules import Ruleset
-from bot.engine.scoring import is_penalty_roll, outcome_count, scoring_options
+from bot.engine.scoring import is_penalty_roll, outcome_count, scoring_options, wins_at_once
 
 _CAP = 50_000
 _JSON_VERSION = 1
@@ -51,11 +51,12 @@ def _best_keep_per_count(roll: Sequence[int], rules: Ruleset) -> dict[int, tuple
     return best
 
 
-def _outcomes(rules: Ruleset, n: int, unit: int, prune: bool) -> _Outcomes:
+def _outcomes(rules: Ruleset, n: int, unit: int, prune: bool, apart: bool = False) -> _Outcomes:
     """Rolls of n dice grouped by their keeps (with probabilities), and the penalty-roll term.
 
     `prune` keeps only the best keep per number of dice kept; without it every keep stays (slower;
-    the tests use it to check that pruning never changes a value).
+    the tests use it to check that pruning never changes a value). `apart` leaves out six 1s that win
+    at once (the win tables value that roll as a win, not as points).
     """
     grouped: dict[_Keeps, float] = {}
     penalty = 0.0
@@ -66,6 +67,8 @@ def _outcomes(rules: Ruleset, n: int, unit: int, prune: bool) -> _Outcomes:
         p = outcome_count(roll) / 6**n
         if is_penalty_roll(roll, rules):
             penalty += p * (rules.penalty_roll or 0)
+            continue
+        if apart and wins_at_once(roll, rules):
             continue
         if prune:
             candidates = list(_best_keep_per_count(roll, rules).values())

@@ -1,27 +1,26 @@
 """Two-player win probabilities: the chance the player to move wins, for every pair of banks.
 
-`W[i, j]` is the chance that the player about to start a turn with bank `i` (in score units, 50 points
-under every sheet) wins against an opponent with bank `j`. Inside a turn the value of each (turn total,
-dice left) follows from `W` by backward induction, because a turn's total only grows. Banking moves the
-game to a larger sum of banks, so states are solved from the largest sum down; only a Farkle leads to the
-same sum (the mirrored state), so each mirrored pair is solved together: with the turn policies fixed both
-values are linear in each other, and the pair is re-solved until the policies stop changing (2-3 rounds).
+`values[a, b, i, j]` is the chance that the player about to start a turn with bank `i` (an index: banks
+in score units, 50 points under every sheet, shifted by `offset` where banks can fall below 0) wins
+against an opponent with bank `j`, with `a` and `b` Farkles in a row where a third one lowers a bank
+(otherwise a single streak). Inside a turn the value of each (turn total, dice left) follows from these by
+backward induction (`winkernels`).
 
 The end of the game, with two players:
 - `last_loses`: the first to reach the target wins;
 - `highest`: the other player gets one last turn to pass the new bank; their chance of doing so is the
   exact chase probability of one turn (`strategies._ReachTable`), a tie counting as half a win (a play-off
-  or a shared win). Banks past the target matter up to `margin` points above it.
+  or a shared win). Banks past the target matter up to `margin` points above it;
+- `exact`: a bank stops at the target and the points over it go to the other player, who then gets one
+  last turn to reach the target too (a tie, half a win: nobody can pass it).
 
-Modelled approximately, and said so: a piggyback offer the opponent may take after a bank is not part of
-the bank's value (the player offered one still compares both choices exactly); while off the board under
-an entry roll limit the limit is ignored (master then plays as expert). Three Farkles in a row that reset
-the bank add the streaks to the state (`_solve_streaks`). Not modelled (no tables: master plays as
-expert): the 1,000-point three-Farkle penalty, penalty rolls, the exact-target end, six 1s winning at once.
-
-Speed: each turn solve is ~300 turn totals x ~600 keep look-ups, for ~40,000 bank pairs, two or three
-times: 10^10 simple steps, which NumPy can't vectorise well (a max over each roll's keeps, on a different
-slice for every state), so the kernels are compiled with Numba (nogil: a worker thread doesn't block).
+Modelled: an entry minimum and bank minimum, forced hot dice, three Farkles in a row that reset the bank
+or cost 1,000 (banks down to -`NEGATIVE_FLOOR` kept apart, lower ones counted there, as Busche 2016), the
+penalty roll, six 1s winning at once. Approximately, and said so: a piggyback offer the opponent may take
+after a bank is not part of the bank's value (the player offered one still compares both choices
+exactly); while off the board under an entry roll limit the limit is ignored (master then plays as
+expert). Not modelled (no tables, master plays as expert): teams, and an entry minimum where a bank can
+fall back to 0 (a bank of 0 would then be on or off the board).
 """
 
 from __future__ import annotations
@@ -31,38 +30,29 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from numba import njit
 
+from bot.engine import winkernels
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
+from bot.engine.scoring import PENALTY_DICE, SIX_ONES, outcome_count
 from bot.engine.solver import _outcomes, _unit
+from bot.engine.winkernels import FloatArray, IntArray
 
 _VERSION = 1
 _MAGIC = b"FWT1"
 DEFAULT_MARGIN = 3000
-_PAIR_ROUNDS = 60
-
-FloatArray = np.ndarray[Any, np.dtype[np.float64]]
-IntArray = np.ndarray[Any, np.dtype[np.int64]]
+NEGATIVE_FLOOR = 2500
+_FARKLE_PENALTY = 1000
 
 
 def unsupported(rules: Ruleset) -> Message | None:
     """Why these rules have no win tables (master plays as expert), or None."""
     if rules.teams:
         return Message("teams")
-    if rules.three_farkles == "minus_1000":
-        return Message("the three-Farkle penalty of 1,000")
-    if rules.three_farkles == "reset" and rules.entry_minimum:
-        return Message("three-Farkle resets with an entry minimum")
-    if rules.penalty_roll is not None:
-        return Message("the penalty roll")
-    if rules.end_rule == "exact":
-        return Message("the exact-target end")
-    if rules.six_ones_instant_win:
-        return Message("six 1s winning at once")
+    if rules.entry_minimum and (rules.three_farkles != "none" or rules.penalty_roll is not None):
+        return Message("an entry minimum with banks that can fall back")
     return None
 
 
@@ -72,12 +62,20 @@ def table_key(rules: Ruleset) -> str:
     return hashlib.sha256(ending.encode()).hexdigest()[:32]
 
 
+_KernelTurns = tuple[
+    int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray,
+    IntArray, int,
+]  # fmt: skip
+
+
 @dataclass(frozen=True)
 class _Turns:
-    """The rolls of 1-6 dice as flat arrays the kernels read (see `_turn`)."""
+    """The rolls of 1-6 dice as flat arrays the kernels read (see `winkernels.solve_turn`)."""
 
     dice: int
     farkle: FloatArray  # [n]: chance that n dice score nothing
+    penalty: FloatArray  # [n]: chance of the penalty roll (the turn ends, the bank falls)
+    instant: FloatArray  # [n]: chance of a roll that wins at once
     group_lo: IntArray  # [n]: first group of n-dice rolls
     group_hi: IntArray
     group_p: FloatArray  # [g]: chance of a roll of this group
@@ -87,24 +85,42 @@ class _Turns:
     keep_left: IntArray  # [k]: dice left after it (0 = hot dice)
     reach: int  # most units one keep adds
 
+    def kernel_args(self) -> _KernelTurns:
+        return (
+            self.dice, self.farkle, self.penalty, self.instant, self.group_lo, self.group_hi, self.group_p,
+            self.keep_lo, self.keep_hi, self.keep_units, self.keep_left, self.reach,
+        )  # fmt: skip
+
 
 Grouped = list[tuple[float, tuple[tuple[int, int], ...]]]
 
 
 def _turns(rules: Ruleset, unit: int) -> _Turns:
-    return _turns_from([_outcomes(rules, n, unit, prune=True)[0] for n in range(1, 7)])
+    by_dice = [_outcomes(rules, n, unit, prune=True, apart=True)[0] for n in range(1, 7)]
+    penalty = [0.0] * 7
+    instant = [0.0] * 7
+    if rules.penalty_roll is not None:
+        penalty[6] = outcome_count(PENALTY_DICE) / 6**6
+    if rules.six_ones_instant_win:
+        instant[6] = outcome_count(SIX_ONES) / 6**6
+    return _turns_from(by_dice, penalty, instant)
 
 
-def _turns_from(by_dice: list[Grouped]) -> _Turns:
-    """Flatten the rolls of 1..D dice: (chance, keeps as (units, dice left)) per group of rolls."""
+def _turns_from(
+    by_dice: list[Grouped], penalty: list[float] | None = None, instant: list[float] | None = None
+) -> _Turns:
+    """Flatten the rolls of 1..D dice: (chance, keeps as (units, dice left)) per group of rolls, and the
+    chances of the penalty roll and of a roll that wins at once per number of dice (none if not given)."""
     dice = len(by_dice)
+    penalty = penalty or [0.0] * (dice + 1)
+    instant = instant or [0.0] * (dice + 1)
     groups: Grouped = []
     lo, hi, farkle = [0] * (dice + 1), [0] * (dice + 1), [0.0] * (dice + 1)
     for n, outcomes in enumerate(by_dice, start=1):
         lo[n] = len(groups)
         groups.extend(outcomes)
         hi[n] = len(groups)
-        farkle[n] = 1.0 - sum(p for p, _ in outcomes)
+        farkle[n] = 1.0 - sum(p for p, _ in outcomes) - penalty[n] - instant[n]
     keep_lo: list[int] = []
     keep_hi: list[int] = []
     units: list[int] = []
@@ -118,6 +134,8 @@ def _turns_from(by_dice: list[Grouped]) -> _Turns:
     return _Turns(
         dice,
         np.array(farkle),
+        np.array(penalty),
+        np.array(instant),
         np.array(lo, dtype=np.int64),
         np.array(hi, dtype=np.int64),
         np.array([p for p, _ in groups]),
@@ -131,219 +149,83 @@ def _turns_from(by_dice: list[Grouped]) -> _Turns:
 
 @dataclass(frozen=True)
 class _Game:
-    """Everything a turn solve needs besides the value table."""
+    """Everything a solve needs besides the value table; banks are indices (bank units + `offset`)."""
 
     turns: _Turns
-    size: int  # target in units: banks 0 .. size-1 are still playing
-    beyond: int  # bank values past the target that differ (1 under last-loses)
-    ending: FloatArray  # [opponent bank, bank - size]: value of banking past the target
+    size: int  # indices 0 .. size-1 are still playing; `size` is the target
+    ending: FloatArray  # [opponent, bank index - size]: value of banking at or past the target
     bank_from: IntArray  # [own bank]: the smallest turn total (units) that may be banked
     forced: bool  # hot dice must be rolled
+    offset: int = 0  # the index of a bank of 0
+    penalty_to: IntArray | None = None  # [own bank]: the bank after a penalty roll (None: unchanged)
+    reset_to: IntArray | None = None  # [own bank]: the bank after a third Farkle in a row (None: 0)
+
+    @property
+    def beyond(self) -> int:
+        return int(self.ending.shape[1])
+
+    def lowered(self) -> tuple[IntArray, IntArray]:
+        """Where a penalty roll and a third Farkle in a row take each bank."""
+        same = np.arange(self.size, dtype=np.int64)
+        return (
+            same if self.penalty_to is None else self.penalty_to,
+            np.full(self.size, self.offset, dtype=np.int64) if self.reset_to is None else self.reset_to,
+        )
+
+
+def _banks(rules: Ruleset) -> tuple[int, int]:
+    """(index of a bank of 0, indices in play): below 0 only where three Farkles cost 1,000."""
+    unit = _unit(rules)
+    offset = -(-NEGATIVE_FLOOR // unit) if rules.three_farkles == "minus_1000" else 0
+    return offset, offset + -(-rules.target // unit)
 
 
 def _game(rules: Ruleset, margin: int) -> _Game:
     unit = _unit(rules)
-    size = -(-rules.target // unit)
-    turns = _turns(rules, unit)
+    offset, size = _banks(rules)
     entry, minimum = -(-rules.entry_minimum // unit), -(-rules.bank_minimum // unit)
     bank_from = np.full(size, max(minimum, 1), dtype=np.int64)
     if entry:
-        bank_from[0] = max(entry, minimum, 1)  # a zero bank is off the board (banks only grow)
+        bank_from[offset] = max(entry, minimum, 1)  # a zero bank is off the board (banks never fall)
+    banks = np.arange(size, dtype=np.int64) - offset
+    penalty_to = None
+    if rules.penalty_roll is not None:
+        fallen = np.maximum(banks + rules.penalty_roll // unit, np.minimum(banks, 0))
+        penalty_to = np.maximum(fallen + offset, 0)
+    reset_to = None
+    if rules.three_farkles == "minus_1000":
+        reset_to = np.maximum(banks - _FARKLE_PENALTY // unit + offset, 0)
+    ending = _ending(rules, margin, unit, size, offset, bank_from)
+    return _Game(
+        _turns(rules, unit), size, ending, bank_from, rules.hot_dice == "forced", offset, penalty_to, reset_to
+    )
+
+
+def _ending(
+    rules: Ruleset, margin: int, unit: int, size: int, offset: int, bank_from: IntArray
+) -> FloatArray:
+    """`[j, over]`: the chance to win after banking `over` units past the target against bank index j."""
     if rules.end_rule == "last_loses":
-        ending = np.ones((size, 1))
-    else:
-        from bot.engine.strategies import _reach_table  # strategies plays master: imported when solving
+        return np.ones((size, 1))
+    from bot.engine.strategies import _reach_table  # strategies plays master: imported when solving
 
-        reach = _reach_table(rules)
-        beyond = -(-margin // unit)
-        ending = np.empty((size, beyond))
-        for j in range(size):
-            floor = int(bank_from[j])
-            for over in range(beyond):
-                gap = size + over - j  # the opponent ties by gaining `gap`, passes by one unit more
-                passes = reach.rolling(max(gap + 1, floor), 6)
-                ties = reach.rolling(max(gap, floor), 6) - passes
-                ending[j, over] = 1.0 - passes - 0.5 * ties
-    return _Game(turns, size, ending.shape[1], ending, bank_from, rules.hot_dice == "forced")
-
-
-@njit(cache=True, nogil=True)
-def _turn(
-    i: int,
-    j: int,
-    farkled: float,
-    values: FloatArray,
-    size: int,
-    ending: FloatArray,
-    bank_from: int,
-    forced: bool,
-    dice: int,
-    farkle: FloatArray,
-    group_lo: IntArray,
-    group_hi: IntArray,
-    group_p: FloatArray,
-    keep_lo: IntArray,
-    keep_hi: IntArray,
-    keep_units: IntArray,
-    keep_left: IntArray,
-    reach: int,
-    after: FloatArray,
-    after_slope: FloatArray,
-    rolling: FloatArray,
-    rolling_slope: FloatArray,
-) -> tuple[float, float]:
-    """Solve the turn of a player with bank i against j, a Farkle being worth `farkled` to them.
-
-    Fills `after[left, t]` (value once dice are kept: bank or roll on) and `rolling[n, t]` (value of
-    rolling n dice at turn total t), with their slopes in `farkled`; returns the turn's value and slope.
-    Past the last bank value that differs, a bank is worth that last value.
-    """
-    beyond = ending.shape[1]
-    top = size + beyond - 1 - i  # largest turn total with its own bank value
-    last = ending[j, beyond - 1]
-    for t in range(top + reach, -1, -1):
-        if t > top:
-            for left in range(dice):
-                after[left, t] = last
-                after_slope[left, t] = 0.0
-            continue
-        for n in range(1, dice + 1):
-            value = farkle[n] * farkled
-            slope = farkle[n]
-            for g in range(group_lo[n], group_hi[n]):
-                best = -1.0
-                best_slope = 0.0
-                for k in range(keep_lo[g], keep_hi[g]):
-                    c = after[keep_left[k], t + keep_units[k]]
-                    if c > best:
-                        best = c
-                        best_slope = after_slope[keep_left[k], t + keep_units[k]]
-                value += group_p[g] * best
-                slope += group_p[g] * best_slope
-            rolling[n, t] = value
-            rolling_slope[n, t] = slope
-        bank = i + t
-        banked = 1.0 - values[j, bank] if bank < size else ending[j, bank - size]
-        for left in range(dice):
-            n = left if left else dice
-            if t >= bank_from and (left or not forced) and banked >= rolling[n, t]:
-                after[left, t] = banked
-                after_slope[left, t] = 0.0
-            else:
-                after[left, t] = rolling[n, t]
-                after_slope[left, t] = rolling_slope[n, t]
-    return rolling[dice, 0], rolling_slope[dice, 0]
-
-
-@njit(cache=True, nogil=True)
-def _solve_all(
-    values: FloatArray,
-    size: int,
-    ending: FloatArray,
-    bank_from: IntArray,
-    forced: bool,
-    dice: int,
-    farkle: FloatArray,
-    group_lo: IntArray,
-    group_hi: IntArray,
-    group_p: FloatArray,
-    keep_lo: IntArray,
-    keep_hi: IntArray,
-    keep_units: IntArray,
-    keep_left: IntArray,
-    reach: int,
-    tol: float,
-) -> int:
-    """Fill `values` from the largest sum of banks down; returns the most rounds a pair needed."""
-    width = size + ending.shape[1] + reach + 1
-    after = np.zeros((dice, width))
-    after_slope = np.zeros((dice, width))
-    rolling = np.zeros((dice + 1, width))
-    rolling_slope = np.zeros((dice + 1, width))
-    most = 0
-    for total in range(2 * size - 2, -1, -1):
-        for i in range(max(0, total - size + 1), total // 2 + 1):
-            j = total - i
-            # start from the neighbours one bank unit up (solved): usually the same policies
-            x = values[i, j + 1] if j + 1 < size else 0.5
-            y = values[j, i + 1] if i + 1 < size else 0.5
-            for rounds in range(1, _PAIR_ROUNDS + 1):
-                most = max(most, rounds)
-                vx, sx = _turn(i, j, 1.0 - y, values, size, ending, bank_from[i], forced, dice, farkle,
-                               group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units, keep_left, reach,
-                               after, after_slope, rolling, rolling_slope)  # fmt: skip
-                if i == j:
-                    # x = a + s (1 - x) with a = vx - s (1 - y) at the current policy
-                    a = vx - sx * (1.0 - y)
-                    nx = (a + sx) / (1.0 + sx)
-                    ny = nx
-                else:
-                    vy, sy = _turn(j, i, 1.0 - x, values, size, ending, bank_from[j], forced, dice, farkle,
-                                   group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units, keep_left,
-                                   reach, after, after_slope, rolling, rolling_slope)  # fmt: skip
-                    ax = vx - sx * (1.0 - y)
-                    ay = vy - sy * (1.0 - x)
-                    nx = (ax + sx - sx * ay - sx * sy) / (1.0 - sx * sy)
-                    ny = ay + sy * (1.0 - nx)
-                done = abs(nx - x) < tol and abs(ny - y) < tol
-                x = nx
-                y = ny
-                if done:
-                    break
-            values[i, j] = x
-            values[j, i] = y
-    return most
-
-
-@njit(cache=True, nogil=True)
-def _solve_streaks(
-    values: FloatArray,
-    size: int,
-    ending: FloatArray,
-    bank_from: IntArray,
-    forced: bool,
-    dice: int,
-    farkle: FloatArray,
-    group_lo: IntArray,
-    group_hi: IntArray,
-    group_p: FloatArray,
-    keep_lo: IntArray,
-    keep_hi: IntArray,
-    keep_units: IntArray,
-    keep_left: IntArray,
-    reach: int,
-    tol: float,
-) -> int:
-    """Three Farkles in a row reset the bank: `values[a, b, i, j]` with a, b the Farkles in a row.
-
-    A Farkle below the third raises a streak (same sum of banks, larger sum of streaks: solved first);
-    the third resets the bank to a smaller sum, valued from the previous sweep: sweeps repeat until no
-    value moves by `tol`. Returns the number of sweeps.
-    """
-    width = size + ending.shape[1] + reach + 1
-    after = np.zeros((dice, width))
-    after_slope = np.zeros((dice, width))
-    rolling = np.zeros((dice + 1, width))
-    rolling_slope = np.zeros((dice + 1, width))
-    sweeps = 0
-    while True:
-        sweeps += 1
-        moved = 0.0
-        for total in range(2 * size - 2, -1, -1):
-            for streaks in range(4, -1, -1):
-                for i in range(max(0, total - size + 1), min(total, size - 1) + 1):
-                    j = total - i
-                    for a in range(max(0, streaks - 2), min(streaks, 2) + 1):
-                        b = streaks - a
-                        farkled = 1.0 - (values[b, a + 1, j, i] if a < 2 else values[b, 0, j, 0])
-                        v, _ = _turn(i, j, farkled, values[b, 0], size, ending, bank_from[i], forced,
-                                     dice, farkle, group_lo, group_hi, group_p, keep_lo, keep_hi,
-                                     keep_units, keep_left, reach, after, after_slope, rolling,
-                                     rolling_slope)  # fmt: skip
-                        moved = max(moved, abs(v - values[a, b, i, j]))
-                        values[a, b, i, j] = v
-        if moved < tol:
-            return sweeps
+    reach = _reach_table(rules)
+    target = size - offset
+    exact = rules.end_rule == "exact"
+    beyond = size + 1 if exact else -(-margin // unit)
+    ending = np.empty((size, beyond))
+    for j in range(size):
+        floor = int(bank_from[j])
+        for over in range(beyond):
+            if exact:  # the points over go to the opponent, who may then tie by reaching the target
+                gap = target - (j - offset) - over
+                ending[j, over] = 0.5 if gap <= 0 else 1.0 - 0.5 * reach.rolling(max(gap, floor), 6)
+                continue
+            gap = size + over - j  # the opponent ties by gaining `gap`, passes by one unit more
+            passes = reach.rolling(max(gap + 1, floor), 6)
+            ties = reach.rolling(max(gap, floor), 6) - passes
+            ending[j, over] = 1.0 - passes - 0.5 * ties
+    return ending
 
 
 class WinTables:
@@ -355,53 +237,56 @@ class WinTables:
         self.key = table_key(rules)
         self._values = values
         self._game = _game(rules, margin)
+        self._penalty_to, self._reset_to = self._game.lowered()
         self.unit = _unit(rules)
-
-    @property
-    def size(self) -> int:
-        """Banks below this many units are still in play."""
-        return self._game.size
 
     @property
     def first_player_win(self) -> float:
         """The chance the first player wins when both play these tables."""
-        return float(self._values[0, 0, 0, 0])
+        start = self._game.offset
+        return float(self._values[0, 0, start, start])
+
+    def covers(self, bank: int) -> bool:
+        """Whether a bank (points) is a state of the tables: on the grid, under the target, not too low."""
+        return bank % self.unit == 0 and 0 <= self._index(bank) < self._game.size
 
     def value(self, bank: int, other: int, mine: int = 0, theirs: int = 0) -> float:
         """Chance the player about to start a turn with `bank` points wins against `other` points
-        (`mine`, `theirs`: Farkles in a row, where three of them reset a bank)."""
-        return float(
-            self._values[self._streak(mine), self._streak(theirs), bank // self.unit, other // self.unit]
-        )
+        (`mine`, `theirs`: Farkles in a row, where three of them lower a bank)."""
+        a, b = self._streak(mine), self._streak(theirs)
+        return float(self._values[a, b, self._index(bank), self._index(other)])
 
     def turn(self, bank: int, other: int, mine: int = 0, theirs: int = 0) -> TurnValues:
         """Values inside the turn of a player with `bank` against `other` (points, below the target)."""
-        game, turns = self._game, self._game.turns
-        i, j = bank // self.unit, other // self.unit
-        mine, theirs = self._streak(mine), self._streak(theirs)
-        if self._values.shape[0] == 1:
-            farkled = 1.0 - float(self._values[0, 0, j, i])
-        elif mine < 2:
-            farkled = 1.0 - float(self._values[theirs, mine + 1, j, i])
+        game, turns, values = self._game, self._game.turns, self._values
+        i, j = self._index(bank), self._index(other)
+        a, b = self._streak(mine), self._streak(theirs)
+        if values.shape[0] == 1:
+            farkled = 1.0 - float(values[0, 0, j, i])
+        elif a < 2:
+            farkled = 1.0 - float(values[b, a + 1, j, i])
         else:
-            farkled = 1.0 - float(self._values[theirs, 0, j, 0])
+            farkled = 1.0 - float(values[b, 0, j, self._reset_to[i]])
+        penalized = 1.0 - float(values[b, a, j, self._penalty_to[i]])
         width = game.size + game.beyond + turns.reach + 1
         after = np.zeros((turns.dice, width))
         rolling = np.zeros((turns.dice + 1, width))
-        _turn(i, j, farkled, self._values[theirs, 0], game.size, game.ending,
-              int(game.bank_from[i]), game.forced, turns.dice, turns.farkle, turns.group_lo, turns.group_hi,
-              turns.group_p, turns.keep_lo, turns.keep_hi, turns.keep_units, turns.keep_left, turns.reach,
-              after, np.zeros_like(after), rolling, np.zeros_like(rolling))  # fmt: skip
+        winkernels.solve_turn(i, j, farkled, penalized, 0.0, values[b, 0], game.size, game.ending,
+                              int(game.bank_from[i]), game.forced, *turns.kernel_args(), after,
+                              np.zeros_like(after), rolling, np.zeros_like(rolling))  # fmt: skip
         top = game.size + game.beyond - 1 - i
-        return TurnValues(self, i, j, theirs, after, rolling, top)
+        return TurnValues(self, bank, other, theirs, rolling, top)
 
     def bank_value(self, bank: int, other: int, turn_total: int, theirs: int = 0) -> float:
         """Chance to win after banking `turn_total` now (a bank ends one's own Farkle streak)."""
         game = self._game
-        s, j = (bank + turn_total) // self.unit, other // self.unit
+        s, j = self._index(bank + turn_total), self._index(other)
         if s < game.size:
             return 1.0 - float(self._values[self._streak(theirs), 0, j, s])
         return float(game.ending[j, min(s - game.size, game.beyond - 1)])
+
+    def _index(self, bank: int) -> int:
+        return bank // self.unit + self._game.offset
 
     def _streak(self, farkles: int) -> int:
         return min(farkles, int(self._values.shape[0]) - 1)
@@ -430,7 +315,7 @@ class WinTables:
             raise ValueError(f"These win tables are damaged ({error}).") from error
         if version != _VERSION:
             raise ValueError("These win tables were made by another solver version; solve again.")
-        size, streaks = -(-rules.target // _unit(rules)), _streaks(rules)
+        size, streaks = _banks(rules)[1], _streaks(rules)
         if raw.size != streaks * streaks * size * size:
             raise ValueError("These win tables are damaged (wrong size).")
         return cls(rules, margin, raw.reshape(streaks, streaks, size, size).astype(np.float64))
@@ -441,10 +326,9 @@ class TurnValues:
     """One state's turn: the chance to win from each (turn total, dice left), in points."""
 
     tables: WinTables
-    i: int
-    j: int
+    own: int  # banks in points
+    other: int
     theirs: int
-    _after: FloatArray
     _rolling: FloatArray
     _top: int
 
@@ -454,12 +338,13 @@ class TurnValues:
         return float(self._rolling[dice or 6, t])
 
     def bank(self, turn_total: int) -> float:
-        unit = self.tables.unit
-        return self.tables.bank_value(self.i * unit, self.j * unit, turn_total, self.theirs)
+        return self.tables.bank_value(self.own, self.other, turn_total, self.theirs)
 
 
-def solve_winprob(rules: Ruleset, margin: int = DEFAULT_MARGIN, tol: float = 1e-9) -> WinTables:
-    """Solve these rules' two-player win probabilities (CPU-bound: seconds to minutes; no GIL held)."""
+def solve_winprob(rules: Ruleset, margin: int = DEFAULT_MARGIN, tol: float = 1e-8) -> WinTables:
+    """Solve these rules' two-player win probabilities (CPU-bound: seconds to minutes; no GIL held).
+
+    `tol` is finer than the float32 the tables are stored in."""
     reason = unsupported(rules)
     if reason is not None:
         raise ValueError(f"Win tables don't model {reason}.")
@@ -467,20 +352,35 @@ def solve_winprob(rules: Ruleset, margin: int = DEFAULT_MARGIN, tol: float = 1e-
 
 
 def _streaks(rules: Ruleset) -> int:
-    """Farkles in a row the tables tell apart: 0-2 when the third resets the bank, else none."""
-    return 3 if rules.three_farkles == "reset" else 1
+    """Farkles in a row the tables tell apart: 0-2 when the third lowers the bank, else none."""
+    return 1 if rules.three_farkles == "none" else 3
 
 
 def _solve_game(game: _Game, tol: float, streaks: int = 1) -> FloatArray:
-    """`values[a, b, i, j]`: the turn-start chances, by Farkles in a row (a, b) and banks (i, j)."""
-    turns = game.turns
-    values = np.zeros((streaks, streaks, game.size, game.size))
-    solve = _solve_all if streaks == 1 else _solve_streaks
-    table = values[0, 0] if streaks == 1 else values
-    solve(table, game.size, game.ending, game.bank_from, game.forced, turns.dice, turns.farkle,
-          turns.group_lo, turns.group_hi, turns.group_p, turns.keep_lo, turns.keep_hi, turns.keep_units,
-          turns.keep_left, turns.reach, tol)  # fmt: skip
-    return values
+    """`values[a, b, i, j]`: the turn-start chances, by Farkles in a row (a, b) and banks (i, j).
+
+    Where a rare event lowers a bank, sweeps repeat until no value moves by `tol`. With Farkle streaks
+    the first sweep starts from the game without them (two sweeps fewer than from even chances).
+    """
+    values = np.full((streaks, streaks, game.size, game.size), 0.5)
+    if streaks > 1:
+        values[:, :] = _solve_game(game, tol)[0, 0]
+    size, ending, bank_from, forced = game.size, game.ending, game.bank_from, game.forced
+    penalty_to, reset_to = game.lowered()
+    turns = game.turns.kernel_args()
+    first = True
+    while True:
+        if streaks == 1:
+            moved = winkernels.sweep_pairs(
+                values[0, 0], size, ending, bank_from, forced, penalty_to, *turns, tol, first
+            )
+        else:
+            moved = winkernels.sweep_streaks(
+                values, size, ending, bank_from, forced, penalty_to, reset_to, *turns
+            )
+        first = False
+        if moved < tol or (streaks == 1 and not game.turns.penalty.any()):
+            return values
 
 
 _ADOPTED: dict[str, WinTables] = {}

@@ -12,7 +12,7 @@ import simcord
 
 from bot.client import FarkleBot
 from bot.engine import strategy_for
-from bot.engine.rules import Ruleset
+from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.winprob import WinTables, _streaks, adopt, forget
 from bot.settings import Settings
 from tests.cogs.conftest import Dice, Table
@@ -107,7 +107,7 @@ async def test_the_hint_warms_up_until_the_tables_are_solved(
 
     solver.release.set()
     await env.bot.sessions._win_tables.idle()  # the bot never waits; the test does
-    assert solver.asked == ["classic", "box", "doubling", "last-loses"], "the modelled presets, in order"
+    assert solver.asked == list(PRESET_NAMES), "every preset, in order"
     text = (await press(ana, channel, "hint")).response.content
     assert "🏆 Roll 6 dice: you win **" in text
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
@@ -38,6 +39,19 @@ SMALL = {
     "piggyback": Ruleset(target=1500, piggyback="previous_points", hot_dice="forced", tie_rule="share"),
     "roll limit": Ruleset(target=1500, entry_minimum=500, entry_roll_limit=2, n_of_a_kind="doubling"),
     "three farkles": Ruleset(target=1000, three_farkles="reset", piggyback="previous_points"),
+    "family": Ruleset(
+        target=1500,
+        n_of_a_kind="multiples",
+        six_of_a_kind=1500,
+        straight=1500,
+        penalty_roll=-1000,
+        bank_minimum=300,
+        hot_dice="forced",
+        piggyback="previous_points",
+        end_rule="exact",
+    ),
+    "minus 1000": Ruleset(target=1500, three_farkles="minus_1000"),
+    "six ones": Ruleset(target=3000, six_ones_instant_win=True),
 }
 
 
@@ -55,16 +69,20 @@ def no_tables() -> Iterator[None]:
 
 # ---------------------------------------------------------------- a toy game, solved two ways
 
-# Two dice; a 1 scores 2 units, a 5 scores 1; any scoring dice may be kept.
+# Two dice; a 1 scores 2 units, a 5 scores 1; any scoring dice may be kept. With the special rolls, two
+# 6s are a penalty roll and two 1s win at once.
 TOY_DICE = 2
 TOY_SCORE = {1: 2, 5: 1}
+TOY_PENALTY, TOY_INSTANT = (6, 6), (1, 1)
 
 
-def toy_outcomes() -> list[list[tuple[float, tuple[tuple[int, int], ...]]]]:
+def toy_outcomes(special: bool = False) -> list[list[tuple[float, tuple[tuple[int, int], ...]]]]:
     by_dice = []
     for n in range(1, TOY_DICE + 1):
         grouped: dict[tuple[tuple[int, int], ...], float] = {}
         for roll in product(range(1, 7), repeat=n):
+            if special and roll in (TOY_PENALTY, TOY_INSTANT):
+                continue
             scoring = [TOY_SCORE[face] for face in roll if face in TOY_SCORE]
             keeps = set()
             for mask in range(1, 2 ** len(scoring)):
@@ -77,14 +95,47 @@ def toy_outcomes() -> list[list[tuple[float, tuple[tuple[int, int], ...]]]]:
     return [[(p, keeps) for keeps, p in outcomes] for outcomes in by_dice]
 
 
-def brute_force(
-    size: int, ending: np.ndarray, bank_from: list[int], forced: bool, streaks: int
-) -> np.ndarray:
+def toy_turns(special: bool) -> object:
+    chance = [0.0] * TOY_DICE + [1 / 36 if special else 0.0]  # per number of dice: only two dice
+    return _turns_from(toy_outcomes(special), chance, chance)
+
+
+@dataclass(frozen=True)
+class Toy:
+    """A toy game's end and the rare events that lower a bank, for the solver and for brute force."""
+
+    size: int
+    ending: np.ndarray
+    bank_from: list[int]
+    forced: bool = False
+    streaks: int = 1
+    special: bool = False  # penalty roll and instant win
+    penalty_to: list[int] | None = None
+    reset_to: list[int] | None = None
+
+    def solved(self, tol: float) -> np.ndarray:
+        game = _Game(
+            toy_turns(self.special),  # type: ignore[arg-type]
+            self.size,
+            self.ending,
+            np.array(self.bank_from),
+            self.forced,
+            penalty_to=None if self.penalty_to is None else np.array(self.penalty_to),
+            reset_to=None if self.reset_to is None else np.array(self.reset_to),
+        )
+        return _solve_game(game, tol, self.streaks)
+
+
+def brute_force(toy: Toy) -> np.ndarray:
     """Plain value iteration over every (Farkles in a row, banks, turn total, dice) until nothing moves.
 
-    With three streaks the third Farkle in a row resets the bank to 0.
+    With three streaks the third Farkle in a row lowers the bank (to 0 unless `reset_to` says).
     """
-    outcomes = toy_outcomes()
+    size, ending, streaks = toy.size, toy.ending, toy.streaks
+    outcomes = toy_outcomes(toy.special)
+    penalty_to = toy.penalty_to or list(range(size))
+    reset_to = toy.reset_to or [0] * size
+    special = 1 / 36 if toy.special else 0.0
     reach = max(s for by_n in outcomes for _, keeps in by_n for s, _ in keeps)
     beyond = ending.shape[1]
     top = size + beyond + reach
@@ -99,13 +150,13 @@ def brute_force(
     def farkled(a: int, b: int, i: int, j: int) -> float:
         if streaks == 1:
             return 1.0 - wins[0, 0, j, i]
-        return 1.0 - (wins[b, a + 1, j, i] if a < 2 else wins[b, 0, j, 0])
+        return 1.0 - (wins[b, a + 1, j, i] if a < 2 else wins[b, 0, j, reset_to[i]])
 
     def after(a: int, b: int, i: int, j: int, t: int, left: int) -> float:
         if t > size + beyond - 1 - i:
             return ending[j, beyond - 1]  # past the last distinct bank value, as the solver rules
         roll_on = rolling[a, b, i, j, t, left or TOY_DICE]
-        if t >= bank_from[i] and (left or not forced):
+        if t >= toy.bank_from[i] and (left or not toy.forced):
             return max(banked(b, i, j, t), roll_on)
         return roll_on
 
@@ -114,8 +165,9 @@ def brute_force(
         for a, b, i, j, t, n in list(rolling):
             if t > size + beyond - 1 - i:
                 continue
-            farkle = 1.0 - sum(p for p, _ in outcomes[n - 1])
-            value = farkle * farkled(a, b, i, j)
+            rare = special if n == TOY_DICE else 0.0
+            farkle = 1.0 - sum(p for p, _ in outcomes[n - 1]) - 2 * rare
+            value = farkle * farkled(a, b, i, j) + rare * (1.0 - wins[b, a, j, penalty_to[i]]) + rare
             for p, keeps in outcomes[n - 1]:
                 value += p * max(after(a, b, i, j, t + s, left) for s, left in keeps)
             change = max(change, abs(value - rolling[a, b, i, j, t, n]))
@@ -140,29 +192,39 @@ def toy_ending(end: str, size: int) -> np.ndarray:
 @pytest.mark.parametrize("entry", [0, 2])
 def test_solver_matches_value_iteration_on_a_toy_game(end: str, forced: bool, entry: int) -> None:
     size = 6  # the target is 6 units (300 points)
-    ending = toy_ending(end, size)
-    bank_from = [max(entry, 1)] + [1] * (size - 1)
-    game = _Game(_turns_from(toy_outcomes()), size, ending.shape[1], ending, np.array(bank_from), forced)
-    solved = _solve_game(game, 1e-12)
-    assert np.allclose(solved, brute_force(size, ending, bank_from, forced, 1), atol=1e-9)
+    toy = Toy(size, toy_ending(end, size), [max(entry, 1)] + [1] * (size - 1), forced)
+    assert np.allclose(toy.solved(1e-12), brute_force(toy), atol=1e-9)
 
 
 @pytest.mark.parametrize("end", ["first to the target", "last turn to pass"])
 def test_three_farkles_resetting_the_bank_match_value_iteration(end: str) -> None:
     size = 4
-    ending = toy_ending(end, size)
-    bank_from = [1] * size
-    game = _Game(_turns_from(toy_outcomes()), size, ending.shape[1], ending, np.array(bank_from), False)
-    solved = _solve_game(game, 1e-13, streaks=3)
-    assert np.allclose(solved, brute_force(size, ending, bank_from, False, 3), atol=1e-9)
+    toy = Toy(size, toy_ending(end, size), [1] * size, streaks=3)
+    solved = toy.solved(1e-13)
+    assert np.allclose(solved, brute_force(toy), atol=1e-9)
     assert solved[2, 0, 3, 1] < solved[0, 0, 3, 1], "two Farkles in a row put a bank at risk"
+
+
+@pytest.mark.parametrize("streaks", [1, 3], ids=["no streaks", "third Farkle costs 2 units"])
+@pytest.mark.parametrize("end", ["first to the target", "last turn to pass"])
+def test_penalty_rolls_and_instant_wins_match_value_iteration(end: str, streaks: int) -> None:
+    """A penalty roll costs 3 units (not below 0), two 1s win at once; with streaks a third Farkle in a
+    row costs 2 units, from banks that start 1 unit below 0 (index 0)."""
+    size = 5
+    lowered = [max(i - 2, 0) for i in range(size)] if streaks > 1 else None
+    toy = Toy(size, toy_ending(end, size), [1] * size, streaks=streaks, special=True,
+              penalty_to=[max(i - 3, 0) for i in range(size)], reset_to=lowered)  # fmt: skip
+    solved = toy.solved(1e-13)
+    assert np.allclose(solved, brute_force(toy), atol=1e-9)
+    plain = Toy(size, toy.ending, toy.bank_from, streaks=streaks, reset_to=lowered).solved(1e-13)
+    assert not np.allclose(solved, plain, atol=1e-4), "the special rolls change the chances"
 
 
 # ---------------------------------------------------------------- real rules, small targets
 
 
 def all_values(solved: WinTables) -> np.ndarray:
-    unit, top = solved.unit, solved.size * solved.unit
+    unit, top = solved.unit, solved.rules.target
     return np.array([[solved.value(i, j) for j in range(0, top, unit)] for i in range(0, top, unit)])
 
 
@@ -171,7 +233,8 @@ def test_values_are_probabilities_and_moving_first_helps(name: str) -> None:
     solved = tables(name)
     values = all_values(solved)
     assert ((values >= 0) & (values <= 1)).all()
-    assert (np.diff(values, axis=1) <= 1e-9).all(), "a larger opposing bank never raises the chance"
+    if solved.rules.end_rule != "exact":  # where an opponent near the target hands over what passes it
+        assert (np.diff(values, axis=1) <= 1e-9).all(), "a larger opposing bank never raises the chance"
     assert 0.5 < solved.first_player_win < 0.6
 
 
@@ -201,19 +264,46 @@ def test_tables_round_trip_through_bytes() -> None:
     loaded = WinTables.from_bytes(data)
     assert loaded.key == solved.key == table_key(SMALL["entry"])
     assert loaded.value(500, 1000) == pytest.approx(solved.value(500, 1000), abs=1e-6)
-    assert len(data) < 8 * solved.size**2, "stored compactly (float32 turn-start values)"
+    assert len(data) < 8 * (solved.rules.target // solved.unit) ** 2, (
+        "stored compactly (float32 turn-start values)"
+    )
     with pytest.raises(ValueError, match="not win tables"):
         WinTables.from_bytes(b"garbage")
     with pytest.raises(ValueError):
         WinTables.from_bytes(data[:-10])
 
 
+def test_an_exact_target_gives_the_points_over_it_to_the_opponent() -> None:
+    solved = tables("family")
+    assert solved.bank_value(1200, 1300, 500) == 0.5, "200 over lift the opponent to the target: a tie"
+    far, near = solved.bank_value(1200, 0, 300), solved.bank_value(1200, 1000, 300)
+    assert 0.5 < near < far < 1, "the opponent's last turn can only tie, likelier from nearer"
+    assert solved.bank_value(1200, 0, 300) > solved.bank_value(1200, 0, 800), "points over help them"
+
+
+def test_three_farkles_costing_1000_reach_below_zero() -> None:
+    solved = tables("minus 1000")
+    assert solved.covers(-2500) and not solved.covers(-2550) and not solved.covers(1500)
+    assert solved.value(-1000, 0) < solved.value(0, 0) < solved.value(0, -1000)
+    assert solved.value(500, 500, mine=2) < solved.value(500, 500), "two Farkles in a row put 1,000 at risk"
+
+
+def test_penalty_rolls_and_instant_wins_change_the_chances() -> None:
+    six_ones, plain = tables("six ones"), solve_winprob(Ruleset(target=3000))
+    assert six_ones.value(0, 2500) > plain.value(0, 2500), "far behind, six 1s may still win at once"
+    family = tables("family")
+    no_penalty = solve_winprob(SMALL["family"].model_copy(update={"penalty_roll": None}))
+    assert family.value(1000, 1000) < no_penalty.value(1000, 1000), "a penalty roll can cost the bank"
+
+
 def test_rules_the_tables_do_not_model_are_refused() -> None:
-    assert str(unsupported(Ruleset.preset("family"))) == "the penalty roll"
-    assert unsupported(Ruleset.preset("classic")) is None
-    assert unsupported(Ruleset.preset("last-loses")) is None, "three Farkles reset the bank: modelled"
-    with pytest.raises(ValueError, match="don't model the three-Farkle penalty of 1,000"):
-        solve_winprob(Ruleset(three_farkles="minus_1000"))
+    for name in ("classic", "last-loses", "family"):
+        assert unsupported(Ruleset.preset(name)) is None, name
+    reason = "an entry minimum with banks that can fall back"
+    assert str(unsupported(Ruleset(entry_minimum=500, three_farkles="minus_1000"))) == reason
+    assert str(unsupported(Ruleset(entry_minimum=500, penalty_roll=-500))) == reason
+    with pytest.raises(ValueError, match="don't model teams"):
+        solve_winprob(Ruleset(teams=2, target=20000))
 
 
 # ---------------------------------------------------------------- master and the hint

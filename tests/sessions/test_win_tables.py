@@ -60,7 +60,7 @@ async def test_tables_are_solved_once_in_order_stored_then_loaded() -> None:
     forget()  # a restart: the database has them
     again = CountingSolver()
     restarted = WinTableKeeper(store, again)
-    restarted.start([TINY, Ruleset(target=1000, three_farkles="minus_1000")])  # the second has no tables
+    restarted.start([TINY, Ruleset(target=1000, entry_minimum=500, three_farkles="reset")])  # no tables
     await restarted.idle()
     assert again.solved == [] and tables_for(TINY) is not None
 

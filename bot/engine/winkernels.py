@@ -1,0 +1,225 @@
+"""The compiled inner loops of `winprob`: one turn solved backward, and the sweeps over every bank pair.
+
+Banks are indices here (`winprob` maps points to them): index `i` is a bank of `i - offset` units, and
+indices `size` and up have reached the target. A turn's total only grows, so a turn is solved backward
+from its largest total once the turn-start values it can lead to are fixed. Banking leads to a larger sum
+of banks; a Farkle leads to the mirrored state (same sum: the pair is solved together) or, with Farkle
+streaks, to a larger sum of streaks. Only rare events lower a bank: a penalty roll, a third Farkle in a
+row. Their targets are valued from the previous sweep, and sweeps repeat until no value moves.
+
+Speed: each turn solve is ~300 turn totals x ~600 keep look-ups, for ~40,000 bank pairs, two or three
+times: 10^10 simple steps, which NumPy can't vectorise well (a max over each roll's keeps, on a different
+slice for every state), so the kernels are compiled with Numba (nogil: a worker thread doesn't block).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
+PAIR_ROUNDS = 60
+
+
+@njit(cache=True, nogil=True)
+def solve_turn(
+    i: int,
+    j: int,
+    farkled: float,
+    penalized: float,
+    penalty_slope: float,
+    values: FloatArray,
+    size: int,
+    ending: FloatArray,
+    bank_from: int,
+    forced: bool,
+    dice: int,
+    farkle: FloatArray,
+    penalty: FloatArray,
+    instant: FloatArray,
+    group_lo: IntArray,
+    group_hi: IntArray,
+    group_p: FloatArray,
+    keep_lo: IntArray,
+    keep_hi: IntArray,
+    keep_units: IntArray,
+    keep_left: IntArray,
+    reach: int,
+    after: FloatArray,
+    after_slope: FloatArray,
+    rolling: FloatArray,
+    rolling_slope: FloatArray,
+) -> tuple[float, float]:
+    """Solve the turn of bank index i against j: a Farkle is worth `farkled` to the roller, a penalty
+    roll `penalized` (which moves with `farkled` by `penalty_slope`), a roll in `instant` wins at once.
+
+    Fills `after[left, t]` (value once dice are kept: bank or roll on) and `rolling[n, t]` (value of
+    rolling n dice at turn total t), with their slopes in `farkled`; returns the turn's value and slope.
+    Past the last bank value that differs, a bank is worth that last value.
+    """
+    beyond = ending.shape[1]
+    top = size + beyond - 1 - i  # largest turn total with its own bank value
+    last = ending[j, beyond - 1]
+    for t in range(top + reach, -1, -1):
+        if t > top:
+            for left in range(dice):
+                after[left, t] = last
+                after_slope[left, t] = 0.0
+            continue
+        for n in range(1, dice + 1):
+            value = farkle[n] * farkled + penalty[n] * penalized + instant[n]
+            slope = farkle[n] + penalty[n] * penalty_slope
+            for g in range(group_lo[n], group_hi[n]):
+                best = -1.0
+                best_slope = 0.0
+                for k in range(keep_lo[g], keep_hi[g]):
+                    c = after[keep_left[k], t + keep_units[k]]
+                    if c > best:
+                        best = c
+                        best_slope = after_slope[keep_left[k], t + keep_units[k]]
+                value += group_p[g] * best
+                slope += group_p[g] * best_slope
+            rolling[n, t] = value
+            rolling_slope[n, t] = slope
+        bank = i + t
+        banked = 1.0 - values[j, bank] if bank < size else ending[j, bank - size]
+        for left in range(dice):
+            n = left if left else dice
+            if t >= bank_from and (left or not forced) and banked >= rolling[n, t]:
+                after[left, t] = banked
+                after_slope[left, t] = 0.0
+            else:
+                after[left, t] = rolling[n, t]
+                after_slope[left, t] = rolling_slope[n, t]
+    return rolling[dice, 0], rolling_slope[dice, 0]
+
+
+@njit(cache=True, nogil=True)
+def sweep_pairs(
+    values: FloatArray,
+    size: int,
+    ending: FloatArray,
+    bank_from: IntArray,
+    forced: bool,
+    penalty_to: IntArray,
+    dice: int,
+    farkle: FloatArray,
+    penalty: FloatArray,
+    instant: FloatArray,
+    group_lo: IntArray,
+    group_hi: IntArray,
+    group_p: FloatArray,
+    keep_lo: IntArray,
+    keep_hi: IntArray,
+    keep_units: IntArray,
+    keep_left: IntArray,
+    reach: int,
+    tol: float,
+    first: bool,
+) -> float:
+    """One sweep: `values[i, j]` from the largest sum of banks down, each mirrored pair together (with the
+    turn policies fixed both values are linear in each other: re-solved until the policies settle). A
+    penalty roll that lowers a bank is valued as the last sweep left it; returns the largest change."""
+    width = size + ending.shape[1] + reach + 1
+    after = np.zeros((dice, width))
+    after_slope = np.zeros((dice, width))
+    rolling = np.zeros((dice + 1, width))
+    rolling_slope = np.zeros((dice + 1, width))
+    moved = 0.0
+    for total in range(2 * size - 2, -1, -1):
+        for i in range(max(0, total - size + 1), total // 2 + 1):
+            j = total - i
+            if not first:
+                x, y = values[i, j], values[j, i]
+            else:  # start from the neighbours one bank unit up (solved): usually the same policies
+                x = values[i, j + 1] if j + 1 < size else 0.5
+                y = values[j, i + 1] if i + 1 < size else 0.5
+            for _ in range(PAIR_ROUNDS):
+                # a penalty roll that leaves the bank as it is leads to the mirrored state, like a Farkle
+                px, spx = (1.0 - y, 1.0) if penalty_to[i] == i else (1.0 - values[j, penalty_to[i]], 0.0)
+                vx, sx = solve_turn(
+                    i, j, 1.0 - y, px, spx, values, size, ending, bank_from[i], forced, dice, farkle,
+                    penalty, instant, group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units, keep_left,
+                    reach, after, after_slope, rolling, rolling_slope,
+                )  # fmt: skip
+                if i == j:
+                    # x = a + s (1 - x) with a = vx - s (1 - y) at the current policy
+                    a = vx - sx * (1.0 - y)
+                    nx = (a + sx) / (1.0 + sx)
+                    ny = nx
+                else:
+                    py, spy = (1.0 - x, 1.0) if penalty_to[j] == j else (1.0 - values[i, penalty_to[j]], 0.0)
+                    vy, sy = solve_turn(
+                        j, i, 1.0 - x, py, spy, values, size, ending, bank_from[j], forced, dice,
+                        farkle, penalty, instant, group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units,
+                        keep_left, reach, after, after_slope, rolling, rolling_slope,
+                    )  # fmt: skip
+                    ax = vx - sx * (1.0 - y)
+                    ay = vy - sy * (1.0 - x)
+                    nx = (ax + sx - sx * ay - sx * sy) / (1.0 - sx * sy)
+                    ny = ay + sy * (1.0 - nx)
+                done = abs(nx - x) < tol and abs(ny - y) < tol
+                x = nx
+                y = ny
+                if done:
+                    break
+            moved = max(moved, abs(x - values[i, j]), abs(y - values[j, i]))
+            values[i, j] = x
+            values[j, i] = y
+    return moved
+
+
+@njit(cache=True, nogil=True)
+def sweep_streaks(
+    values: FloatArray,
+    size: int,
+    ending: FloatArray,
+    bank_from: IntArray,
+    forced: bool,
+    penalty_to: IntArray,
+    reset_to: IntArray,
+    dice: int,
+    farkle: FloatArray,
+    penalty: FloatArray,
+    instant: FloatArray,
+    group_lo: IntArray,
+    group_hi: IntArray,
+    group_p: FloatArray,
+    keep_lo: IntArray,
+    keep_hi: IntArray,
+    keep_units: IntArray,
+    keep_left: IntArray,
+    reach: int,
+) -> float:
+    """One sweep where three Farkles in a row lower the bank (to `reset_to`): `values[a, b, i, j]`, a and
+    b the Farkles in a row of the player to move and the other.
+
+    A Farkle below the third raises a streak (same sum of banks, larger sum of streaks: solved first);
+    the third lowers the bank, valued as the last sweep left it. Returns the largest change.
+    """
+    width = size + ending.shape[1] + reach + 1
+    after = np.zeros((dice, width))
+    after_slope = np.zeros((dice, width))
+    rolling = np.zeros((dice + 1, width))
+    rolling_slope = np.zeros((dice + 1, width))
+    moved = 0.0
+    for total in range(2 * size - 2, -1, -1):
+        for streaks in range(4, -1, -1):
+            for i in range(max(0, total - size + 1), min(total, size - 1) + 1):
+                j = total - i
+                for a in range(max(0, streaks - 2), min(streaks, 2) + 1):
+                    b = streaks - a
+                    farkled = 1.0 - (values[b, a + 1, j, i] if a < 2 else values[b, 0, j, reset_to[i]])
+                    penalized = 1.0 - values[b, a, j, penalty_to[i]]
+                    v, _ = solve_turn(
+                        i, j, farkled, penalized, 0.0, values[b, 0], size, ending, bank_from[i], forced, dice,
+                        farkle, penalty, instant, group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units,
+                        keep_left, reach, after, after_slope, rolling, rolling_slope,
+                    )  # fmt: skip
+                    moved = max(moved, abs(v - values[a, b, i, j]))
+                    values[a, b, i, j] = v
+    return moved
