@@ -22,6 +22,13 @@ from numba import njit
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
+# A ruleset's rolls of 1-6 dice as flat arrays (see `winprob._Turns`): dice, then per number of dice the
+# chances of a Farkle, a penalty roll and an instant win, then the groups of rolls with their keeps.
+Turns = tuple[
+    int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray,
+    IntArray, int,
+]  # fmt: skip
+
 PAIR_ROUNDS = 60
 
 
@@ -37,18 +44,7 @@ def solve_turn(
     ending: FloatArray,
     bank_from: int,
     forced: bool,
-    dice: int,
-    farkle: FloatArray,
-    penalty: FloatArray,
-    instant: FloatArray,
-    group_lo: IntArray,
-    group_hi: IntArray,
-    group_p: FloatArray,
-    keep_lo: IntArray,
-    keep_hi: IntArray,
-    keep_units: IntArray,
-    keep_left: IntArray,
-    reach: int,
+    turns: Turns,
     after: FloatArray,
     after_slope: FloatArray,
     rolling: FloatArray,
@@ -61,6 +57,20 @@ def solve_turn(
     rolling n dice at turn total t), with their slopes in `farkled`; returns the turn's value and slope.
     Past the last bank value that differs, a bank is worth that last value.
     """
+    (
+        dice,
+        farkle,
+        penalty,
+        instant,
+        group_lo,
+        group_hi,
+        group_p,
+        keep_lo,
+        keep_hi,
+        keep_units,
+        keep_left,
+        reach,
+    ) = turns
     beyond = ending.shape[1]
     top = size + beyond - 1 - i  # largest turn total with its own bank value
     last = ending[j, beyond - 1]
@@ -106,24 +116,14 @@ def sweep_pairs(
     bank_from: IntArray,
     forced: bool,
     penalty_to: IntArray,
-    dice: int,
-    farkle: FloatArray,
-    penalty: FloatArray,
-    instant: FloatArray,
-    group_lo: IntArray,
-    group_hi: IntArray,
-    group_p: FloatArray,
-    keep_lo: IntArray,
-    keep_hi: IntArray,
-    keep_units: IntArray,
-    keep_left: IntArray,
-    reach: int,
+    turns: Turns,
     tol: float,
     first: bool,
 ) -> float:
     """One sweep: `values[i, j]` from the largest sum of banks down, each mirrored pair together (with the
     turn policies fixed both values are linear in each other: re-solved until the policies settle). A
     penalty roll that lowers a bank is valued as the last sweep left it; returns the largest change."""
+    dice, reach = turns[0], turns[-1]
     width = size + ending.shape[1] + reach + 1
     after = np.zeros((dice, width))
     after_slope = np.zeros((dice, width))
@@ -142,9 +142,8 @@ def sweep_pairs(
                 # a penalty roll that leaves the bank as it is leads to the mirrored state, like a Farkle
                 px, spx = (1.0 - y, 1.0) if penalty_to[i] == i else (1.0 - values[j, penalty_to[i]], 0.0)
                 vx, sx = solve_turn(
-                    i, j, 1.0 - y, px, spx, values, size, ending, bank_from[i], forced, dice, farkle,
-                    penalty, instant, group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units, keep_left,
-                    reach, after, after_slope, rolling, rolling_slope,
+                    i, j, 1.0 - y, px, spx, values, size, ending, bank_from[i], forced, turns, after,
+                    after_slope, rolling, rolling_slope,
                 )  # fmt: skip
                 if i == j:
                     # x = a + s (1 - x) with a = vx - s (1 - y) at the current policy
@@ -154,9 +153,8 @@ def sweep_pairs(
                 else:
                     py, spy = (1.0 - x, 1.0) if penalty_to[j] == j else (1.0 - values[i, penalty_to[j]], 0.0)
                     vy, sy = solve_turn(
-                        j, i, 1.0 - x, py, spy, values, size, ending, bank_from[j], forced, dice,
-                        farkle, penalty, instant, group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units,
-                        keep_left, reach, after, after_slope, rolling, rolling_slope,
+                        j, i, 1.0 - x, py, spy, values, size, ending, bank_from[j], forced, turns, after,
+                        after_slope, rolling, rolling_slope,
                     )  # fmt: skip
                     ax = vx - sx * (1.0 - y)
                     ay = vy - sy * (1.0 - x)
@@ -182,18 +180,7 @@ def sweep_streaks(
     forced: bool,
     penalty_to: IntArray,
     reset_to: IntArray,
-    dice: int,
-    farkle: FloatArray,
-    penalty: FloatArray,
-    instant: FloatArray,
-    group_lo: IntArray,
-    group_hi: IntArray,
-    group_p: FloatArray,
-    keep_lo: IntArray,
-    keep_hi: IntArray,
-    keep_units: IntArray,
-    keep_left: IntArray,
-    reach: int,
+    turns: Turns,
 ) -> float:
     """One sweep where three Farkles in a row lower the bank (to `reset_to`): `values[a, b, i, j]`, a and
     b the Farkles in a row of the player to move and the other.
@@ -201,6 +188,7 @@ def sweep_streaks(
     A Farkle below the third raises a streak (same sum of banks, larger sum of streaks: solved first);
     the third lowers the bank, valued as the last sweep left it. Returns the largest change.
     """
+    dice, reach = turns[0], turns[-1]
     width = size + ending.shape[1] + reach + 1
     after = np.zeros((dice, width))
     after_slope = np.zeros((dice, width))
@@ -216,9 +204,8 @@ def sweep_streaks(
                     farkled = 1.0 - (values[b, a + 1, j, i] if a < 2 else values[b, 0, j, reset_to[i]])
                     penalized = 1.0 - values[b, a, j, penalty_to[i]]
                     v, _ = solve_turn(
-                        i, j, farkled, penalized, 0.0, values[b, 0], size, ending, bank_from[i], forced, dice,
-                        farkle, penalty, instant, group_lo, group_hi, group_p, keep_lo, keep_hi, keep_units,
-                        keep_left, reach, after, after_slope, rolling, rolling_slope,
+                        i, j, farkled, penalized, 0.0, values[b, 0], size, ending, bank_from[i], forced,
+                        turns, after, after_slope, rolling, rolling_slope,
                     )  # fmt: skip
                     moved = max(moved, abs(v - values[a, b, i, j]))
                     values[a, b, i, j] = v

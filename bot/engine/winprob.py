@@ -38,7 +38,7 @@ from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import PENALTY_DICE, SIX_ONES, outcome_count
 from bot.engine.solver import _outcomes, _unit
-from bot.engine.winkernels import FloatArray, IntArray
+from bot.engine.winkernels import FloatArray, IntArray, Turns
 
 _VERSION = 1
 _MAGIC = b"FWT1"
@@ -62,12 +62,6 @@ def table_key(rules: Ruleset) -> str:
     return hashlib.sha256(ending.encode()).hexdigest()[:32]
 
 
-_KernelTurns = tuple[
-    int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray,
-    IntArray, int,
-]  # fmt: skip
-
-
 @dataclass(frozen=True)
 class _Turns:
     """The rolls of 1-6 dice as flat arrays the kernels read (see `winkernels.solve_turn`)."""
@@ -85,7 +79,7 @@ class _Turns:
     keep_left: IntArray  # [k]: dice left after it (0 = hot dice)
     reach: int  # most units one keep adds
 
-    def kernel_args(self) -> _KernelTurns:
+    def kernel_args(self) -> Turns:
         return (
             self.dice, self.farkle, self.penalty, self.instant, self.group_lo, self.group_hi, self.group_p,
             self.keep_lo, self.keep_hi, self.keep_units, self.keep_left, self.reach,
@@ -272,7 +266,7 @@ class WinTables:
         after = np.zeros((turns.dice, width))
         rolling = np.zeros((turns.dice + 1, width))
         winkernels.solve_turn(i, j, farkled, penalized, 0.0, values[b, 0], game.size, game.ending,
-                              int(game.bank_from[i]), game.forced, *turns.kernel_args(), after,
+                              int(game.bank_from[i]), game.forced, turns.kernel_args(), after,
                               np.zeros_like(after), rolling, np.zeros_like(rolling))  # fmt: skip
         top = game.size + game.beyond - 1 - i
         return TurnValues(self, bank, other, theirs, rolling, top)
@@ -372,11 +366,11 @@ def _solve_game(game: _Game, tol: float, streaks: int = 1) -> FloatArray:
     while True:
         if streaks == 1:
             moved = winkernels.sweep_pairs(
-                values[0, 0], size, ending, bank_from, forced, penalty_to, *turns, tol, first
+                values[0, 0], size, ending, bank_from, forced, penalty_to, turns, tol, first
             )
         else:
             moved = winkernels.sweep_streaks(
-                values, size, ending, bank_from, forced, penalty_to, reset_to, *turns
+                values, size, ending, bank_from, forced, penalty_to, reset_to, turns
             )
         first = False
         if moved < tol or (streaks == 1 and not game.turns.penalty.any()):
