@@ -109,6 +109,21 @@ def solve_turn(
 
 
 @njit(cache=True, nogil=True)
+def scratch(
+    size: int, ending: FloatArray, turns: Turns
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The arrays `solve_turn` fills: after, its slope, rolling, its slope."""
+    dice, reach = turns[0], turns[-1]
+    width = size + ending.shape[1] + reach + 1
+    return (
+        np.zeros((dice, width)),
+        np.zeros((dice, width)),
+        np.zeros((dice + 1, width)),
+        np.zeros((dice + 1, width)),
+    )
+
+
+@njit(cache=True, nogil=True)
 def sweep_pairs(
     values: FloatArray,
     size: int,
@@ -123,12 +138,7 @@ def sweep_pairs(
     """One sweep: `values[i, j]` from the largest sum of banks down, each mirrored pair together (with the
     turn policies fixed both values are linear in each other: re-solved until the policies settle). A
     penalty roll that lowers a bank is valued as the last sweep left it; returns the largest change."""
-    dice, reach = turns[0], turns[-1]
-    width = size + ending.shape[1] + reach + 1
-    after = np.zeros((dice, width))
-    after_slope = np.zeros((dice, width))
-    rolling = np.zeros((dice + 1, width))
-    rolling_slope = np.zeros((dice + 1, width))
+    after, after_slope, rolling, rolling_slope = scratch(size, ending, turns)
     moved = 0.0
     for total in range(2 * size - 2, -1, -1):
         for i in range(max(0, total - size + 1), total // 2 + 1):
@@ -188,12 +198,7 @@ def sweep_streaks(
     A Farkle below the third raises a streak (same sum of banks, larger sum of streaks: solved first);
     the third lowers the bank, valued as the last sweep left it. Returns the largest change.
     """
-    dice, reach = turns[0], turns[-1]
-    width = size + ending.shape[1] + reach + 1
-    after = np.zeros((dice, width))
-    after_slope = np.zeros((dice, width))
-    rolling = np.zeros((dice + 1, width))
-    rolling_slope = np.zeros((dice + 1, width))
+    after, after_slope, rolling, rolling_slope = scratch(size, ending, turns)
     moved = 0.0
     for total in range(2 * size - 2, -1, -1):
         for streaks in range(4, -1, -1):

@@ -262,12 +262,12 @@ class WinTables:
         else:
             farkled = 1.0 - float(values[b, 0, j, self._reset_to[i]])
         penalized = 1.0 - float(values[b, a, j, self._penalty_to[i]])
-        width = game.size + game.beyond + turns.reach + 1
-        after = np.zeros((turns.dice, width))
-        rolling = np.zeros((turns.dice + 1, width))
+        after, after_slope, rolling, rolling_slope = winkernels.scratch(
+            game.size, game.ending, turns.kernel_args()
+        )
         winkernels.solve_turn(i, j, farkled, penalized, 0.0, values[b, 0], game.size, game.ending,
-                              int(game.bank_from[i]), game.forced, turns.kernel_args(), after,
-                              np.zeros_like(after), rolling, np.zeros_like(rolling))  # fmt: skip
+                              int(game.bank_from[i]), game.forced, turns.kernel_args(), after, after_slope,
+                              rolling, rolling_slope)  # fmt: skip
         top = game.size + game.beyond - 1 - i
         return TurnValues(self, bank, other, theirs, rolling, top)
 
