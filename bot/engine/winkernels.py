@@ -33,6 +33,16 @@ PAIR_ROUNDS = 60
 
 
 @njit(cache=True, nogil=True)
+def distinct(ending: FloatArray, j: int) -> int:
+    """How many of the values of banking past the target differ against bank j (the rest equal the last:
+    under an exact target, every bank that lifts the opponent to the target is a tie)."""
+    beyond = ending.shape[1]
+    while beyond > 1 and ending[j, beyond - 2] == ending[j, beyond - 1]:
+        beyond -= 1
+    return beyond
+
+
+@njit(cache=True, nogil=True)
 def solve_turn(
     i: int,
     j: int,
@@ -71,7 +81,7 @@ def solve_turn(
         keep_left,
         reach,
     ) = turns
-    beyond = ending.shape[1]
+    beyond = distinct(ending, j)
     top = size + beyond - 1 - i  # largest turn total with its own bank value
     last = ending[j, beyond - 1]
     for t in range(top + reach, -1, -1):

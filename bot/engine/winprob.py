@@ -268,7 +268,7 @@ class WinTables:
         winkernels.solve_turn(i, j, farkled, penalized, 0.0, values[b, 0], game.size, game.ending,
                               int(game.bank_from[i]), game.forced, turns.kernel_args(), after, after_slope,
                               rolling, rolling_slope)  # fmt: skip
-        top = game.size + game.beyond - 1 - i
+        top = game.size + winkernels.distinct(game.ending, j) - 1 - i
         return TurnValues(self, bank, other, theirs, rolling, top)
 
     def bank_value(self, bank: int, other: int, turn_total: int, theirs: int = 0) -> float:
