@@ -36,7 +36,7 @@ PAIR_ROUNDS = 60
 def distinct(ending: FloatArray, j: int) -> int:
     """How many of the values of banking past the target differ against bank j (the rest equal the last:
     under an exact target, every bank that lifts the opponent to the target is a tie)."""
-    beyond = ending.shape[1]
+    beyond: int = ending.shape[1]
     while beyond > 1 and ending[j, beyond - 2] == ending[j, beyond - 1]:
         beyond -= 1
     return beyond
