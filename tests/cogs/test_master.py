@@ -65,6 +65,20 @@ async def test_hint_shows_the_chance_to_win_after_each_choice(table: Table, dice
     assert line.startswith("🏆 Keep "), "several keeps: each choice names its dice"
 
 
+async def test_family_rules_have_chances_too(table: Table, dice: Dice) -> None:
+    """Exact target and penalty roll: modelled, so master plays its tables and the Hint has chances."""
+    adopt(flat_tables(Ruleset.preset("family")))
+    channel, ana = table.channel, table.ana
+    dice.script((6, 2), (1, 5, 2, 3, 4, 6))
+    await ana.slash(channel, "farkle new", rules="family")
+    await act(ana, channel, "cpu:master")
+    assert "Computer 1 (master)" in field(board_message(channel), "Players (2/8)")
+    assert "plays as expert" not in description(board_message(channel))
+    await act(ana, channel, "start")
+    text = (await press(ana, channel, "hint")).response.content
+    assert "🏆 Roll 6 dice: you win **" in text
+
+
 async def test_without_tables_and_solving_off_the_hint_has_no_chances(table: Table, dice: Dice) -> None:
     channel, ana = table.channel, table.ana
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
