@@ -286,6 +286,8 @@ def test_three_farkles_costing_1000_reach_below_zero() -> None:
     assert solved.covers(-2500) and not solved.covers(-2550) and not solved.covers(1500)
     assert solved.value(-1000, 0) < solved.value(0, 0) < solved.value(0, -1000)
     assert solved.value(500, 500, mine=2) < solved.value(500, 500), "two Farkles in a row put 1,000 at risk"
+    loaded = WinTables.from_bytes(solved.to_bytes())
+    assert loaded.value(-1000, 0, theirs=1) == pytest.approx(solved.value(-1000, 0, theirs=1), abs=1e-6)
 
 
 def test_penalty_rolls_and_instant_wins_change_the_chances() -> None:
