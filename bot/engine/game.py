@@ -46,7 +46,7 @@ from bot.engine.events import (
 from bot.engine.messages import Listing, Message
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON, json_int, json_ints, json_list
-from bot.engine.scoring import PENALTY_DICE, SIX_ONES
+from bot.engine.scoring import is_penalty_roll, wins_at_once
 
 Phase: TypeAlias = Literal["turn_start", "choosing", "over"]
 ActionKind: TypeAlias = Literal["roll", "bank", "piggyback", "leave", "timeout"]
@@ -321,7 +321,7 @@ class Game:
         except IllegalAction as refused:
             return KeepPreview(None, refused.message, t.dice_left, t.total, False, False, None)
         hot = len(faces) == len(t.roll)
-        blocked = self._bank_blocked(t.total + points, hot) if not self._wins_at_once(faces) else None
+        blocked = self._bank_blocked(t.total + points, hot) if not wins_at_once(faces, self._rules) else None
         dice_to_roll = 6 if hot else len(t.roll) - len(faces)
         return KeepPreview(
             points if faces else None, None, dice_to_roll, t.total + points, True, blocked is None, blocked
@@ -345,7 +345,7 @@ class Game:
             keep = _positions(t.roll, option.dice)
             moves.append(Action("roll", player, keep))
             hot = len(keep) == len(t.roll)
-            if self._wins_at_once(option.dice) or not self._bank_blocked(t.total + option.points, hot):
+            if wins_at_once(option.dice, self._rules) or not self._bank_blocked(t.total + option.points, hot):
                 moves.append(Action("bank", player, keep))
         return tuple(moves)
 
@@ -398,7 +398,7 @@ class Game:
             return
         faces, points = self._judge_keep(keep)
         self._strikes[seat] = 0
-        if self._wins_at_once(faces):
+        if wins_at_once(faces, self._rules):
             self._win_at_once(faces, points)
             return
         if faces:
@@ -410,7 +410,7 @@ class Game:
             raise IllegalAction(_ROLL_FIRST)
         t = self._turn
         faces, points = self._judge_keep(keep)
-        if self._wins_at_once(faces):
+        if wins_at_once(faces, self._rules):
             self._strikes[seat] = 0
             self._win_at_once(faces, points)
             return
@@ -510,9 +510,6 @@ class Game:
             and not self._sides[self._side].on_board
         )
 
-    def _wins_at_once(self, faces: tuple[int, ...]) -> bool:
-        return faces == SIX_ONES and self._rules.six_ones_instant_win
-
     # ------------------------------------------------------------------ turn mechanics
 
     def _roll_dice(self, n: int, inherit: int = 0) -> None:
@@ -524,7 +521,7 @@ class Game:
         self._phase = "choosing"
         self._events.append(Rolled(self._pid, roll))
         key = tuple(sorted(roll))
-        if key == PENALTY_DICE and self._rules.penalty_roll is not None:
+        if is_penalty_roll(key, self._rules):
             self._penalize()
             return
         best = self._tables.best[key]

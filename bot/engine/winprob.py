@@ -150,21 +150,13 @@ class _Game:
     ending: FloatArray  # [opponent, bank index - size]: value of banking at or past the target
     bank_from: IntArray  # [own bank]: the smallest turn total (units) that may be banked
     forced: bool  # hot dice must be rolled
+    penalty_to: IntArray  # [own bank]: the bank after a penalty roll
+    reset_to: IntArray  # [own bank]: the bank after a third Farkle in a row
     offset: int = 0  # the index of a bank of 0
-    penalty_to: IntArray | None = None  # [own bank]: the bank after a penalty roll (None: unchanged)
-    reset_to: IntArray | None = None  # [own bank]: the bank after a third Farkle in a row (None: 0)
 
     @property
     def beyond(self) -> int:
         return int(self.ending.shape[1])
-
-    def lowered(self) -> tuple[IntArray, IntArray]:
-        """Where a penalty roll and a third Farkle in a row take each bank."""
-        same = np.arange(self.size, dtype=np.int64)
-        return (
-            same if self.penalty_to is None else self.penalty_to,
-            np.full(self.size, self.offset, dtype=np.int64) if self.reset_to is None else self.reset_to,
-        )
 
 
 def _banks(rules: Ruleset) -> tuple[int, int]:
@@ -182,17 +174,15 @@ def _game(rules: Ruleset, margin: int) -> _Game:
     if entry:
         bank_from[offset] = max(entry, minimum, 1)  # a zero bank is off the board (banks never fall)
     banks = np.arange(size, dtype=np.int64) - offset
-    penalty_to = None
-    if rules.penalty_roll is not None:
-        fallen = np.maximum(banks + rules.penalty_roll // unit, np.minimum(banks, 0))
-        penalty_to = np.maximum(fallen + offset, 0)
-    reset_to = None
+    fallen = np.maximum(banks + (rules.penalty_roll or 0) // unit, np.minimum(banks, 0))  # as `Game` does
+    penalty_to = np.maximum(fallen + offset, 0)  # below the floor counts as the floor
     if rules.three_farkles == "minus_1000":
         reset_to = np.maximum(banks - _FARKLE_PENALTY // unit + offset, 0)
+    else:
+        reset_to = np.full(size, offset, dtype=np.int64)
     ending = _ending(rules, margin, unit, size, offset, bank_from)
-    return _Game(
-        _turns(rules, unit), size, ending, bank_from, rules.hot_dice == "forced", offset, penalty_to, reset_to
-    )
+    forced = rules.hot_dice == "forced"
+    return _Game(_turns(rules, unit), size, ending, bank_from, forced, penalty_to, reset_to, offset)
 
 
 def _ending(
@@ -231,7 +221,6 @@ class WinTables:
         self.key = table_key(rules)
         self._values = values
         self._game = _game(rules, margin)
-        self._penalty_to, self._reset_to = self._game.lowered()
         self.unit = _unit(rules)
 
     @property
@@ -260,8 +249,8 @@ class WinTables:
         elif a < 2:
             farkled = 1.0 - float(values[b, a + 1, j, i])
         else:
-            farkled = 1.0 - float(values[b, 0, j, self._reset_to[i]])
-        penalized = 1.0 - float(values[b, a, j, self._penalty_to[i]])
+            farkled = 1.0 - float(values[b, 0, j, self._game.reset_to[i]])
+        penalized = 1.0 - float(values[b, a, j, self._game.penalty_to[i]])
         after, after_slope, rolling, rolling_slope = winkernels.scratch(
             game.size, game.ending, turns.kernel_args()
         )
@@ -360,7 +349,7 @@ def _solve_game(game: _Game, tol: float, streaks: int = 1) -> FloatArray:
     if streaks > 1:
         values[:, :] = _solve_game(game, tol)[0, 0]
     size, ending, bank_from, forced = game.size, game.ending, game.bank_from, game.forced
-    penalty_to, reset_to = game.lowered()
+    penalty_to, reset_to = game.penalty_to, game.reset_to
     turns = game.turns.kernel_args()
     first = True
     while True:

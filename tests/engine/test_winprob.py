@@ -120,8 +120,8 @@ class Toy:
             self.ending,
             np.array(self.bank_from),
             self.forced,
-            penalty_to=None if self.penalty_to is None else np.array(self.penalty_to),
-            reset_to=None if self.reset_to is None else np.array(self.reset_to),
+            penalty_to=np.array(self.penalty_to or range(self.size)),
+            reset_to=np.array(self.reset_to or [0] * self.size),
         )
         return _solve_game(game, tol, self.streaks)
 
