@@ -64,15 +64,13 @@ def _transaction(engine: Engine, work: Work[T], *, retry: bool) -> T:
         try:
             with engine.connect() as connection, connection.begin():
                 return work(connection)
-        except exc.TimeoutError as error:  # no pooled connection came in time
-            raise DatabaseBusy("no database connection is free") from error
-        except exc.DBAPIError as error:
-            state = _sqlstate(error)
-            if state in _RETRY_STATES and retry and attempt + 1 < RETRIES:
+        except (exc.TimeoutError, exc.DBAPIError) as error:
+            if _refused(error) and retry and attempt + 1 < RETRIES:
                 time.sleep(0.005 * (attempt + 1))
                 continue
-            if state in _BUSY_STATES or _sqlite_busy(error):
-                raise DatabaseBusy(str(error.orig)) from error
+            busy = _busy(error)
+            if busy is not None:
+                raise busy from error
             raise
     raise AssertionError("unreachable: the last attempt returns or raises")
 
@@ -142,31 +140,59 @@ class _GroupCommit:
                     self._queue.put(None)
                     break
                 batch.append(waiting)
-            _settle(self._commit(batch))
-
-    def _commit(self, batch: list[_Job]) -> list[tuple[_Job, Any, BaseException | None]]:
-        now = time.perf_counter()
-        # Queued behind slow work for longer than an answer can wait: refused untouched, in time.
-        outcomes: list[tuple[_Job, Any, BaseException | None]] = [
-            (job, None, DatabaseBusy("the database is busy with other writes"))
-            for job in batch
-            if now > job.deadline
-        ]
-        due = [job for job in batch if now <= job.deadline and not job.future.cancelled()]
-        if len(due) > 1:
             try:
-                with self.engine.connect() as connection, connection.begin():
-                    results = [job.work(connection) for job in due]
-            except Exception:
-                pass  # one by one below, each with its own outcome
-            else:
-                return outcomes + [(job, result, None) for job, result in zip(due, results, strict=True)]
-        for job in due:
+                outcomes = self._commit(batch)
+            except BaseException as error:  # the writer lives on: every caller hears, none waits forever
+                outcomes = [(job, None, error) for job in batch]
+            _settle(outcomes)
+
+    def _commit(self, batch: list[_Job]) -> list[_Outcome]:
+        # Queued behind slow work for longer than an answer can wait: refused untouched, in time.
+        outcomes: list[_Outcome] = []
+        due: list[_Job] = []
+        for job in batch:
+            if _past(job):
+                outcomes.append(_late(job))
+            elif not job.future.cancelled():
+                due.append(job)
+        if len(due) > 1:
+            together = self._together(due)
+            if together is not None:
+                return outcomes + together
+        for job in due:  # one by one, each with its own outcome; still refused once too late
+            if _past(job):
+                outcomes.append(_late(job))
+                continue
             try:
                 outcomes.append((job, _transaction(self.engine, job.work, retry=True), None))
             except Exception as error:
                 outcomes.append((job, None, error))
         return outcomes
+
+    def _together(self, due: list[_Job]) -> list[_Outcome] | None:
+        """Every unit in one transaction; None when a unit failed and nothing landed (each then runs
+        alone). A busy database fails them all at once, and a commit that failed for another reason
+        may have landed, so it is reported, never run again."""
+        try:
+            with self.engine.connect() as connection:
+                transaction = connection.begin()
+                try:
+                    results = [job.work(connection) for job in due]
+                except Exception as error:
+                    transaction.rollback()
+                    if _busy(error) is not None:
+                        raise
+                    return None
+                try:
+                    transaction.commit()
+                except (exc.TimeoutError, exc.DBAPIError) as error:
+                    if _refused(error):
+                        return None  # the server refused the commit: nothing landed
+                    raise
+        except Exception as error:
+            failure = _busy(error) or error
+            return [(job, None, failure) for job in due]
+        return [(job, result, None) for job, result in zip(due, results, strict=True)]
 
     def close(self) -> None:
         for _ in self._threads:  # one stop for each writer, after the work already queued
@@ -176,9 +202,20 @@ class _GroupCommit:
         self.engine.dispose()
 
 
-def _settle(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:
+_Outcome = tuple[_Job, Any, BaseException | None]
+
+
+def _past(job: _Job) -> bool:
+    return time.perf_counter() > job.deadline
+
+
+def _late(job: _Job) -> _Outcome:
+    return job, None, DatabaseBusy("the database is busy with other writes")
+
+
+def _settle(outcomes: list[_Outcome]) -> None:
     """Hand each caller its result, one wake-up of each event loop for the whole batch."""
-    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, Any, BaseException | None]]] = {}
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
     for outcome in outcomes:
         by_loop.setdefault(outcome[0].future.get_loop(), []).append(outcome)
     for loop, settled in by_loop.items():
@@ -186,7 +223,7 @@ def _settle(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:
             loop.call_soon_threadsafe(_resolve, settled)
 
 
-def _resolve(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:
+def _resolve(outcomes: list[_Outcome]) -> None:
     for job, result, error in outcomes:
         if job.future.done():  # its caller was cancelled (a shutdown)
             continue
@@ -204,6 +241,22 @@ def failure_cause(error: BaseException) -> str:
 
 def _sqlstate(error: exc.DBAPIError) -> str | None:
     return getattr(error.orig, "sqlstate", None)
+
+
+def _refused(error: BaseException) -> bool:
+    """PostgreSQL refused the transaction (serialization failure, deadlock): nothing landed, run again."""
+    return isinstance(error, exc.DBAPIError) and _sqlstate(error) in _RETRY_STATES
+
+
+def _busy(error: BaseException) -> DatabaseBusy | None:
+    """The wait that outlasted an answer, in the operator's words, or None for any other error."""
+    if isinstance(error, DatabaseBusy):
+        return error
+    if isinstance(error, exc.TimeoutError):  # no pooled connection came in time
+        return DatabaseBusy("no database connection is free")
+    if isinstance(error, exc.DBAPIError) and (_sqlstate(error) in _BUSY_STATES or _sqlite_busy(error)):
+        return DatabaseBusy(str(error.orig))
+    return None
 
 
 def _sqlite_busy(error: exc.DBAPIError) -> bool:

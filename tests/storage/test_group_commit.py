@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import Connection, event, text
 
 from bot.ratings import rate_game
 from bot.records import SessionConflict
 from bot.sessions.session import Session
 from bot.storage import Database
+from bot.storage.database import DatabaseBusy, _Job
 from bot.storage.sessions import SqlSessionStore
 from tests.storage.test_results import ANA, BEN, finished, seat
 
@@ -69,3 +72,48 @@ async def test_a_unit_that_raises_reports_to_its_own_caller(database: Database) 
     assert isinstance(results[0], ValueError) and results[1:] == [0, 1, 2, 3, 4]
     with pytest.raises(ValueError, match="wrong"):
         await database.write(broken)
+
+
+async def test_a_commit_that_fails_is_reported_not_run_again(database: Database) -> None:
+    """The commit may have landed (a connection lost mid-commit): running the units again could apply a
+    move twice, so every caller hears the failure and no unit runs a second time."""
+    runs: list[int] = []
+
+    def unit(n: int) -> Callable[[Connection], int]:
+        def work(connection: Connection) -> int:
+            runs.append(n)
+            return n
+
+        return work
+
+    def lost(connection: object) -> None:
+        raise OSError("the connection was lost during the commit")
+
+    event.listen(database._writer.engine, "commit", lost)
+    results = await asyncio.gather(*(database.write(unit(n)) for n in range(5)), return_exceptions=True)
+    event.remove(database._writer.engine, "commit", lost)
+    assert sorted(runs) == [0, 1, 2, 3, 4], "each unit ran once"
+    assert all(isinstance(result, Exception) for result in results)
+
+
+async def test_units_too_late_for_an_answer_are_not_run_alone(database: Database) -> None:
+    """A batch that fails after its callers' wait ran out: the rest are refused as busy, not run again one
+    by one (every answer is already late), and nothing of theirs is committed."""
+    written = text("INSERT INTO command_sync (scope, tree_hash) VALUES (:scope, 'x')")
+    count = text("SELECT COUNT(*) FROM command_sync")
+
+    def slow_then_broken(connection: Connection) -> None:
+        time.sleep(0.3)
+        raise ValueError("this one is wrong")
+
+    def insert(scope: str) -> Callable[[Connection], None]:
+        return lambda connection: connection.execute(written, {"scope": scope}) and None
+
+    loop = asyncio.get_running_loop()
+    deadline = time.perf_counter() + 0.2
+    batch = [
+        _Job(work, loop.create_future(), deadline) for work in (slow_then_broken, insert("a"), insert("b"))
+    ]
+    outcomes = await asyncio.to_thread(database._writer._commit, batch)
+    assert [type(error) for _, _, error in outcomes] == [DatabaseBusy] * 3
+    assert await database.read(lambda c: c.execute(count).scalar()) == 0
