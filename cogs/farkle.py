@@ -213,7 +213,9 @@ class Farkle(
             if outcome.turn_for is None:
                 return
             ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
-            previous = await self.manager.attach_ping(snapshot.channel_id, snapshot.game_id, ping.id)
+            previous = await self.manager.attach_ping(
+                snapshot.channel_id, snapshot.game_id, ping.id, snapshot.turn_number
+            )
             if previous is not None:
                 await channel.get_partial_message(previous).delete()
         except discord.HTTPException as error:

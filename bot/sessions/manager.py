@@ -237,13 +237,16 @@ class SessionManager:
             now = await self._uow.save_or_reload(session)
             return now.snapshot() if now is not None else None
 
-    async def attach_ping(self, channel_id: int, game_id: str, message_id: int | None) -> int | None:
-        """Swap in the newest turn-mention message; returns the previous one so it can be deleted."""
+    async def attach_ping(
+        self, channel_id: int, game_id: str, message_id: int | None, turn: int | None
+    ) -> int | None:
+        """Swap in the newest turn-mention message, posted for `turn` (the game may have moved on since);
+        returns the previous one so it can be deleted."""
         async with self._locked(channel_id) as session:
             if session is None or session.game_id != game_id:
                 return None
             previous, session.ping_message_id = session.ping_message_id, message_id
-            session.pinged_turn = session.game.turn_number if session.game else None
+            session.pinged_turn = turn
             return previous if await self._uow.save_or_reload(session) is session else None
 
     async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:

@@ -86,6 +86,7 @@ class Snapshot:
     max_players: int
     deadline: float | None
     current: int | None = None
+    turn_number: int | None = None
     turn: TurnState | None = None
     selection: tuple[int, ...] = ()
     preview: KeepPreview | None = None
@@ -224,6 +225,7 @@ class Session:
         return Snapshot(
             **base,
             current=current.user_id if current else None,
+            turn_number=game.turn_number,
             turn=game.turn,
             selection=self.selection,
             preview=preview,

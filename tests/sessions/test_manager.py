@@ -401,7 +401,7 @@ async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) ->
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
     ok(await h.press(ANA, "roll"))
     await h.manager.attach_board(CHANNEL, h.snapshot.game_id, 555, h.snapshot.version)
-    await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556)
+    await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, h.snapshot.turn_number)
     ok(await h.press(ANA, "die", "0"))
     h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version - 1)  # a late, older edit
     await settle()
@@ -414,6 +414,23 @@ async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) ->
     assert (await again.restore()).behind == ()
     await fresh.close()
     await again.close()
+
+
+async def test_a_late_ping_counts_for_the_turn_it_was_posted_for(h: Harness) -> None:
+    """Pings go out after the answers; by the time one is attached the game may be a turn further on,
+    whose player still needs their own ping after a crash."""
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6), (2, 3, 4, 6, 6, 2)])
+    ana_turn = h.snapshot.turn_number
+    ok(await h.press(ANA, "roll"))
+    ok(await h.press(ANA, "die", "0"))
+    ok(await h.press(ANA, "bank"))
+    assert h.snapshot.turn_number != ana_turn, "ben's turn now"
+    await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, ana_turn)
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    await fresh.restore()
+    outcome = fresh.catch_up(CHANNEL)
+    assert outcome is not None and outcome.turn_for == BEN
+    await fresh.close()
 
 
 async def test_boards_shown_in_a_burst_are_recorded_in_a_few_writes(h: Harness) -> None:
