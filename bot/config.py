@@ -19,6 +19,7 @@ from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset, U
 from bot.engine.messages import N_, Listing, Message, Param
 from bot.engine.rules import ON_OR_OFF
 from bot.engine.values import number, switch, typed
+from bot.render.config import DEFAULTS, DELETED, EVERYTHING, RULES, SAVED_RULESET
 from bot.render.language import LANGUAGES
 from bot.render.words import echo, typed_words
 from bot.sessions.session import TableSettings
@@ -28,7 +29,6 @@ from bot.storage.config import AuditEntry, ConfigRow, SqlConfigStore
 log = logging.getLogger(__name__)
 
 MAX_SAVED = 25  # what one autocomplete list can show
-SAVED_RULESET = N_("saved ruleset")
 _SAVED_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
@@ -233,9 +233,7 @@ class ConfigService:
         """Rules and server settings back to the bot's defaults; saved rulesets stay."""
         async with self._lock(guild_id):
             before = await self.get(guild_id)
-            return await self._save(
-                guild_id, editor, ConfigRow(), N_("everything"), _describe(before), N_("defaults")
-            )
+            return await self._save(guild_id, editor, ConfigRow(), EVERYTHING, _describe(before), DEFAULTS)
 
     async def save_named(self, guild_id: int, editor: Editor, name: str) -> Change:
         """Keep the server's current rules under a name; they then carry that name on boards."""
@@ -274,10 +272,10 @@ class ConfigService:
                 row = replace(
                     row, rules=config.ruleset.model_copy(update={"name": "custom"}).model_dump_json()
                 )
-            entry = self._entry(editor, SAVED_RULESET, key, N_("deleted"))
+            entry = self._entry(editor, SAVED_RULESET, key, DELETED)
             if not await self._store.delete_named(guild_id, key, entry, row if follows else None):
                 raise UserFacingError(await self._unknown(guild_id, name, saved_only=True))
-        return Change(entry.what, key, N_("deleted"), self._config(row))
+        return Change(entry.what, key, DELETED, self._config(row))
 
     # ------------------------------------------------------------------ helpers
 
@@ -286,7 +284,7 @@ class ConfigService:
             row = await self._store.load(guild_id)
             old = self._config(row).ruleset
             updated = replace(row, rules=ruleset.model_dump_json())
-            return await self._save(guild_id, editor, updated, N_("rules"), old.name, ruleset.name)
+            return await self._save(guild_id, editor, updated, RULES, old.name, ruleset.name)
 
     async def _save(
         self, guild_id: int, editor: Editor, row: ConfigRow, what: str, old: str, new: str

@@ -8,10 +8,20 @@ from typing import Protocol
 import discord
 
 from bot.engine import Ruleset
+from bot.engine.messages import N_
 from bot.render.board import GOLD, rules_embed
 from bot.render.language import Translator
 from bot.render.words import capped_name, typed_words
 from bot.sessions.session import TableSettings
+
+# The change log's own words, written by the config service and translated when shown. Every other
+# value in the log (option names, typed values, ruleset names) is shown as the admin typed it.
+SAVED_RULESET = N_("saved ruleset")
+EVERYTHING = N_("everything")
+DEFAULTS = N_("defaults")
+DELETED = N_("deleted")
+RULES = N_("rules")
+_LOG_WORDS = frozenset({SAVED_RULESET, EVERYTHING, DEFAULTS, DELETED, RULES})
 
 
 class ConfigShown(Protocol):
@@ -80,7 +90,9 @@ def change_embed(change: ChangeAnswer, tr: Translator) -> discord.Embed:
         return discord.Embed(
             title=tr.text("Nothing changed"),
             description=tr.text(
-                "{option} is already {value}.", option=change.what, value=tr.term(change.new or "")
+                "{option} is already {value}.",
+                option=_word(change.what, tr),
+                value=_word(change.new or "", tr),
             ),
         )
     applies = tr.text("New games use it; games already running keep their rules.")
@@ -105,7 +117,11 @@ def _editor(entry: LogEntry) -> str:
 
 def _change_line(change: ChangeShown, tr: Translator) -> str:
     """Setting names and typed values stay as admins type them; the log's own words are translated."""
-    what, new = tr.term(change.what), tr.term(change.new or "")
+    what, new = _word(change.what, tr), _word(change.new or "", tr)
     if not change.old:
         return f"{what}: {new}"
-    return f"{what}: {tr.term(change.old)} → {new}"
+    return f"{what}: {_word(change.old, tr)} → {new}"
+
+
+def _word(value: str, tr: Translator) -> str:
+    return tr.term(value) if value in _LOG_WORDS else value
