@@ -160,6 +160,10 @@ class ConfigService:
     async def get(self, guild_id: int) -> GuildConfig:
         return self._config(await self._store.load(guild_id))
 
+    async def language(self, guild_id: int) -> str | None:
+        """The server's `language` setting alone (no rules parsed), for public messages outside games."""
+        return (await self._store.load(guild_id)).language
+
     async def named(self, guild_id: int) -> dict[str, Ruleset]:
         """The server's saved rulesets by name (one that no longer validates is left out and logged)."""
         found = {}

@@ -87,7 +87,7 @@ class Farkle(
                 await self.redraw(outcome.snapshot)
             return
         snapshot = outcome.snapshot
-        rendered = render(snapshot, self.public(snapshot.language, snapshot.guild_id), self.bot.dice_art)
+        rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, snapshot, rendered)
         elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
@@ -138,9 +138,7 @@ class Farkle(
         Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
         `/farkle board` recovers.
         """
-        rendered = rendered or render(
-            snapshot, self.public(snapshot.language, snapshot.guild_id), self.bot.dice_art
-        )
+        rendered = rendered or render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         if snapshot.board_message_id is not None:
             try:
@@ -202,7 +200,7 @@ class Farkle(
         snapshot = outcome.snapshot
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
-        tr = self.public(snapshot.language, snapshot.guild_id)
+        tr = self.shown_to(snapshot)
         try:
             if outcome.reminder_for is not None:
                 half = snapshot.turn_timeout // 2
@@ -224,12 +222,16 @@ class Farkle(
     async def _retire_board(self, snapshot: Snapshot, message_id: int) -> None:
         """An older board says where the game went and loses its buttons."""
         channel_id = snapshot.channel_id
-        moved = moved_board(self.public(snapshot.language, snapshot.guild_id))
+        moved = moved_board(self.shown_to(snapshot))
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.edit(embed=moved.embed, view=moved.view)
         except discord.HTTPException:
             log.warning("Could not retire the board %s in channel %s", message_id, channel_id)
+
+    def shown_to(self, snapshot: Snapshot) -> Translator:
+        """The language of this game's public messages (the server's setting when it was created)."""
+        return self.public(snapshot.language, snapshot.guild_id)
 
     def public(self, setting: str | None, guild_id: int | None) -> Translator:
         """The language of messages the whole channel reads: the server's setting, else its locale."""
@@ -372,7 +374,7 @@ class Farkle(
             )
             return
         old = snapshot.board_message_id
-        rendered = render(snapshot, self.public(snapshot.language, snapshot.guild_id), self.bot.dice_art)
+        rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
         await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
         message = await interaction.original_response()
         await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)

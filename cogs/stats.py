@@ -49,13 +49,15 @@ class StatsCommands(commands.Cog):
     bot: FarkleBot
     public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
 
+    async def _server_tr(self, guild_id: int) -> Translator:
+        """Pages everyone in the channel reads are in the server's language."""
+        return self.public(await self.bot.config.language(guild_id), guild_id)
+
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        """A page everyone in the channel reads: in the server's language."""
         shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page)
-        language = (await self.bot.config.get(guild_id)).table.language
-        tr = self.public(language, guild_id)
+        tr = await self._server_tr(guild_id)
         embed = leaderboard_embed(metric, period, page, shown.rows, shown.total, shown.mine, tr)
         return embed, leaderboard_view(metric, period, page, shown.total, tr)
 
@@ -99,8 +101,7 @@ class StatsCommands(commands.Cog):
         assert interaction.guild_id is not None
         who = member or interaction.user
         row = await self.bot.stats.member(interaction.guild_id, who.id)
-        language = (await self.bot.config.get(interaction.guild_id)).table.language
-        embed = stats_embed(who.display_name, row, self.public(language, interaction.guild_id))
+        embed = stats_embed(who.display_name, row, await self._server_tr(interaction.guild_id))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description=locale_str("The last finished games in this channel or server"))
