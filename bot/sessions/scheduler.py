@@ -31,10 +31,8 @@ class DeadlineScheduler(Generic[Key, Alarm]):
 
     def set(self, key: Key, when: float, alarm: Alarm) -> None:
         self._alarms[key] = (when, alarm)
-        running = self._task is not None and not self._task.done()
-        if running and self._wakes_at is not None and self._wakes_at <= when:
-            return  # the task wakes first anyway (every move re-arms a timer: no scan of them all)
-        self._reschedule()
+        if not self._wakes_by(when):  # every move re-arms a timer: no scan of them all when it does
+            self._reschedule()
 
     def cancel(self, key: Key) -> None:
         self._alarms.pop(key, None)
@@ -53,12 +51,16 @@ class DeadlineScheduler(Generic[Key, Alarm]):
 
     def _reschedule(self) -> None:
         earliest = min((when for when, _ in self._alarms.values()), default=None)
-        running = self._task is not None and not self._task.done()
-        if earliest is None or (running and self._wakes_at is not None and self._wakes_at <= earliest):
+        if earliest is None or self._wakes_by(earliest):
             return
         if self._task is not None:
             self._task.cancel()
         self._task = asyncio.create_task(self._run(), name=self._name)
+
+    def _wakes_by(self, when: float) -> bool:
+        """The sleeping task already wakes at or before `when`."""
+        running = self._task is not None and not self._task.done()
+        return running and self._wakes_at is not None and self._wakes_at <= when
 
     async def _run(self) -> None:
         while self._alarms:
