@@ -68,8 +68,11 @@ class SqlSessionStore:
         return _stored(row) if row is not None else None
 
     async def mark_shown(self, marks: list[tuple[int, str, int]]) -> None:
-        """Which version each board shows: (channel id, game id, version), many boards in one write."""
-        values = [{"channel": channel, "game": game, "version": version} for channel, game, version in marks]
+        """Which version each board shows: (channel id, game id, version), many boards in one write, rows
+        in channel order (writers that lock rows in one order don't deadlock each other)."""
+        values = [
+            {"channel": channel, "game": game, "version": version} for channel, game, version in sorted(marks)
+        ]
         await self._db.write(lambda connection: connection.execute(_SHOWN, values))
 
 
