@@ -91,7 +91,7 @@ class Farkle(
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, snapshot, rendered)
         elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
-            await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
+            await interaction.response.send_message(**rendered.message)
             message = await interaction.original_response()
             now = await self.manager.attach_board(
                 snapshot.channel_id, snapshot.game_id, message.id, snapshot.version
@@ -110,7 +110,7 @@ class Farkle(
     ) -> None:
         """Edit the pressed board; if that answer fails, the committed move still reaches the board."""
         try:
-            await interaction.response.edit_message(embed=rendered.embed, view=rendered.view)
+            await interaction.response.edit_message(**rendered.message)
         except discord.HTTPException as error:
             log.warning(
                 "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error
@@ -142,9 +142,7 @@ class Farkle(
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         if snapshot.board_message_id is not None:
             try:
-                await channel.get_partial_message(snapshot.board_message_id).edit(
-                    embed=rendered.embed, view=rendered.view
-                )
+                await channel.get_partial_message(snapshot.board_message_id).edit(**rendered.message)
             except discord.NotFound:
                 log.info("The board in channel %s was deleted: posting a new one", snapshot.channel_id)
             except discord.HTTPException as error:
@@ -156,7 +154,7 @@ class Farkle(
         if snapshot.stage not in ("lobby", "playing"):
             return False
         try:
-            message = await channel.send(embed=rendered.embed, view=rendered.view)
+            message = await channel.send(**rendered.message)
         except discord.HTTPException as error:
             log.warning("Could not post a board in channel %s: %s", snapshot.channel_id, error)
             return False
@@ -225,7 +223,7 @@ class Farkle(
         moved = moved_board(self.shown_to(snapshot))
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await message.edit(embed=moved.embed, view=moved.view)
+            await message.edit(**moved.message)
         except discord.HTTPException:
             log.warning("Could not retire the board %s in channel %s", message_id, channel_id)
 
@@ -375,7 +373,7 @@ class Farkle(
             return
         old = snapshot.board_message_id
         rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
-        await interaction.response.send_message(embed=rendered.embed, view=rendered.view)
+        await interaction.response.send_message(**rendered.message)
         message = await interaction.original_response()
         await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
         if old is not None:

@@ -66,7 +66,7 @@ async def show_lobby_in_thread(
     assert snapshot is not None, "a new thread has no game to refuse the lobby"
     rendered = render(snapshot, tr)
     try:
-        message = await thread.send(embed=rendered.embed, view=rendered.view)
+        message = await thread.send(**rendered.message)
     except discord.HTTPException as error:
         log.warning("Could not post a lobby in the new thread %s: %s", thread.id, error)
         await manager.cancel(thread.id, snapshot.host_id)

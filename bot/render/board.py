@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -30,6 +31,11 @@ class Rendered:
 
     embed: discord.Embed
     view: discord.ui.View
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The keyword arguments that send or edit a message to show this drawing (one place for all)."""
+        return {"embed": self.embed, "view": self.view}
 
 
 def render(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rendered:
