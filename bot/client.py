@@ -23,10 +23,7 @@ from bot.engine import PRESET_NAMES, DiceSource, Ruleset
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.i18n import CommandTranslator, for_member, translators
 from bot.ratings import rate_game
-from bot.records import Metric, Period
-from bot.render.components import ButtonRef, FarkleButton
 from bot.render.dice import KEYCAP_ART, DiceArt
-from bot.render.stats import LeaderboardPage
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
 from bot.sessions.win_tables import Solve, WinTableKeeper, solve_in_process
@@ -41,10 +38,9 @@ from bot.storage.win_tables import SqlWinTableStore
 log = logging.getLogger(__name__)
 
 
-# Extensions loaded at start-up (add new cogs here); mixin modules in cogs/ are imported by them.
-EXTENSIONS = ("cogs.farkle", "cogs.config")
-GamePress = Callable[[discord.Interaction, ButtonRef], Awaitable[None]]
-PagePress = Callable[[discord.Interaction, Metric, Period, int], Awaitable[None]]
+# Extensions loaded at start-up (add new cogs here), the board edge first: the others hand it their
+# outcomes. Mixin modules in cogs/ are imported by them. Each registers its own persistent buttons.
+EXTENSIONS = ("cogs.board", "cogs.farkle", "cogs.config")
 # How long a shutdown waits for interactions already being answered (Docker allows 10 s by default).
 DRAIN_SECONDS = 5.0
 # How long a turn ping waits for the answers being sent to finish first, at the most.
@@ -124,8 +120,6 @@ class FarkleBot(commands.AutoShardedBot):
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
         self._follow_ups: dict[int, asyncio.Task[None]] = {}  # the newest per channel
-        self._game_press: GamePress | None = None
-        self._page_press: PagePress | None = None
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
         self._awaiting_art: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
@@ -147,20 +141,6 @@ class FarkleBot(commands.AutoShardedBot):
         if self._config is None:
             raise RuntimeError("Server configuration loads in setup_hook; it is not available before login.")
         return self._config
-
-    def answer_presses(self, game: GamePress, page: PagePress) -> None:
-        """The `/farkle` cog answers the persistent buttons (`FarkleButton`, `LeaderboardPage`)."""
-        self._game_press, self._page_press = game, page
-
-    async def on_game_press(self, interaction: discord.Interaction, ref: ButtonRef) -> None:
-        if self._game_press is not None:
-            await self._game_press(interaction, ref)
-
-    async def on_page_press(
-        self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
-    ) -> None:
-        if self._page_press is not None:
-            await self._page_press(interaction, metric, period, page)
 
     @property
     def stats(self) -> StatsService:
@@ -186,7 +166,6 @@ class FarkleBot(commands.AutoShardedBot):
             win_tables=self._win_tables,
         )
         self._config = ConfigService(SqlConfigStore(self._db), self.settings.game, self.clock)
-        self.add_dynamic_items(FarkleButton, LeaderboardPage)
         self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate)
         for name in EXTENSIONS:
             await self.load_extension(name)

@@ -7,8 +7,9 @@ A mixin of the `/farkle` group cog (Discord applies one command group per cog); 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -21,6 +22,7 @@ from bot.records import METRICS, Metric, Period
 from bot.render.language import Translator
 from bot.render.stats import (
     METRIC_NAMES,
+    PAGE_TEMPLATE,
     PERIOD_NAMES,
     history_embed,
     leaderboard_embed,
@@ -84,16 +86,12 @@ class StatsCommands(commands.Cog):
     async def turn_page(
         self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
     ) -> None:
-        self.bot.answering()
-        try:
-            if interaction.guild_id is None:  # a forged press: Discord only shows these in servers
-                raise app_commands.NoPrivateMessage()
-            embed, view = await self._leaderboard_page(
-                interaction.guild_id, interaction.user.id, metric, period, page
-            )
-            await interaction.response.edit_message(embed=embed, view=view)
-        except Exception as error:
-            await report_error(interaction, error)
+        if interaction.guild_id is None:  # a forged press: Discord only shows these in servers
+            raise app_commands.NoPrivateMessage()
+        embed, view = await self._leaderboard_page(
+            interaction.guild_id, interaction.user.id, metric, period, page
+        )
+        await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(description=locale_str("A member's Farkle numbers in this server"))
     @app_commands.describe(member=locale_str("Whose numbers (default: yours)"))
@@ -171,3 +169,35 @@ class StatsCommands(commands.Cog):
             await confirmed.response.edit_message(
                 content=tr.text("Done: the leaderboard starts from zero."), view=None
             )
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
+    """Previous/Next on any leaderboard message, even one posted before a restart: the id carries the
+    page (`farkle-lb:<metric>:<period>:<page>:<which>`), so the press is answered here, statelessly."""
+
+    def __init__(self, metric: Metric, period: Period, page: int, which: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"farkle-lb:{metric}:{period}:{page}:{which}"))
+        self.metric, self.period, self.page = metric, period, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
+        metric = match["metric"] if match["metric"] in METRICS else "rating"
+        period: Period = "30d" if match["period"] == "30d" else "all"
+        return cls(metric, period, int(match["page"]), match["which"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only a button press turns the page: a select payload carrying this id was forged."""
+        pressed = interaction.data.get("component_type") if interaction.data else None
+        return pressed == discord.ComponentType.button.value
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("FarkleBot", interaction.client)
+        bot.answering()
+        pages = cast(StatsCommands | None, bot.get_cog("Farkle"))
+        try:
+            if pages is not None:
+                await pages.turn_page(interaction, self.metric, self.period, self.page)
+        except Exception as error:
+            await report_error(interaction, error)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
 from bot.engine.messages import N_
-from bot.render.board import render
 from bot.render.language import Translator
 from bot.render.words import capped_name, clip
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
+from bot.sessions.session import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -55,24 +56,23 @@ async def show_lobby_in_thread(
     outcome: Outcome,
     thread: discord.Thread,
     tr: Translator,
+    post: Callable[[discord.Thread, Snapshot], Awaitable[None]],
 ) -> bool:
-    """Post the board in the thread, then link it from the channel. Players join the thread when its
-    turn pings mention them.
+    """Post the board in the thread (`post`: the board edge's), then link it from the channel. Players
+    join the thread when its turn pings mention them.
 
     A thread that refuses the bot (403) would leave an empty thread and a lobby with no board: the
     lobby is closed, the thread removed, and False tells the caller to play in the channel instead.
     """
     snapshot = outcome.snapshot
     assert snapshot is not None, "a new thread has no game to refuse the lobby"
-    rendered = render(snapshot, tr)
     try:
-        message = await thread.send(**rendered.message)
+        await post(thread, snapshot)
     except discord.HTTPException as error:
         log.warning("Could not post a lobby in the new thread %s: %s", thread.id, error)
         await manager.cancel(thread.id, snapshot.host_id)
         await _remove(thread)
         return False
-    await manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
     host = discord.utils.escape_markdown(capped_name(interaction.user.display_name))
     opened = tr.text(
         "🎲 **{host}** opened a Farkle lobby ({rules} rules): join in {thread}",

@@ -11,7 +11,7 @@ import discord
 from bot.engine import LEVELS, Ruleset
 from bot.engine.master import WinAdvice, plays_as_expert
 from bot.engine.messages import N_, Listing
-from bot.render.components import ButtonRef, DrawnView, FarkleButton
+from bot.render.components import Button, ButtonRef, DrawnView
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
 from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe
@@ -48,13 +48,14 @@ def render(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Ren
     return board(snapshot, tr, art)
 
 
-def _button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> FarkleButton:
+def _button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> Button:
+    """A plain button with the game's custom id: the board edge's `GameButton` answers it on any message."""
     arg = kwargs.pop("arg", None)
     ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
-    return FarkleButton(ref, label=label, **kwargs)  # type: ignore[arg-type]
+    return Button(label=label, custom_id=ref.custom_id, **kwargs)  # type: ignore[arg-type]
 
 
-def _view(*buttons: FarkleButton) -> discord.ui.View:
+def _view(*buttons: Button) -> discord.ui.View:
     view = DrawnView(timeout=None)
     for button in buttons:
         view.add_item(button)
@@ -241,7 +242,7 @@ def board(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rend
     return Rendered(embed, _view(*_turn_buttons(snapshot, tr, art)))
 
 
-def _die_button(snapshot: Snapshot, art: DiceArt, i: int, face: int) -> FarkleButton:
+def _die_button(snapshot: Snapshot, art: DiceArt, i: int, face: int) -> Button:
     """A die of the roll: its face, highlighted while selected; a tap means the same twice (pick, drop)."""
     selected = i in snapshot.selection
     label, emoji = art.button(face)
@@ -273,7 +274,7 @@ def _roll_label(snapshot: Snapshot, tr: Translator) -> str:
     return tr.text("Pick dice to keep")
 
 
-def _turn_buttons(snapshot: Snapshot, tr: Translator, art: DiceArt) -> list[FarkleButton]:
+def _turn_buttons(snapshot: Snapshot, tr: Translator, art: DiceArt) -> list[Button]:
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
     buttons = [_die_button(snapshot, art, i, face) for i, face in enumerate(turn.roll)]

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any, Protocol, cast
-
 import discord
 
 from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
-from bot.records import METRICS, GameSummary, Metric, Period, Ranked, StatsRow
+from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.board import GOLD
-from bot.render.components import DrawnView
-from bot.render.language import ENGLISH, Translator
+from bot.render.components import Button, DrawnView
+from bot.render.language import Translator
 from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe
 
 PAGE_SIZE = 10
@@ -70,52 +67,13 @@ def leaderboard_embed(
     return embed
 
 
-class PagePresses(Protocol):
-    """The client as a leaderboard page button sees it."""
-
-    async def on_page_press(
-        self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
-    ) -> None: ...
-
-
-class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
-    """Previous/Next: stateless, so paging works on any leaderboard message, even after a restart.
-
-    A press goes to the client's `on_page_press` (`PagePresses`).
-    """
-
-    def __init__(
-        self,
-        metric: Metric,
-        period: Period,
-        page: int,
-        which: str,
-        *,
-        disabled: bool = False,
-        tr: Translator = ENGLISH,
-    ) -> None:
-        label = tr.text("◀ Previous") if which == "prev" else tr.text("Next ▶")
-        custom_id = f"farkle-lb:{metric}:{period}:{page}:{which}"
-        super().__init__(discord.ui.Button(label=label, disabled=disabled, custom_id=custom_id))
-        self.metric, self.period, self.page = metric, period, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardPage:
-        metric = match["metric"] if match["metric"] in METRICS else "rating"
-        period: Period = "30d" if match["period"] == "30d" else "all"
-        return cls(metric, period, int(match["page"]), match["which"])
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only a button press turns the page: a select payload carrying this id was forged."""
-        pressed = interaction.data.get("component_type") if interaction.data else None
-        return pressed == discord.ComponentType.button.value
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if hasattr(interaction.client, "on_page_press"):
-            client = cast(PagePresses, interaction.client)
-            await client.on_page_press(interaction, self.metric, self.period, self.page)
+def _page_button(
+    metric: Metric, period: Period, page: int, which: str, disabled: bool, tr: Translator
+) -> Button:
+    """Previous/Next: the id carries the page (`PAGE_TEMPLATE`), so paging works on any leaderboard
+    message, even after a restart (the `/farkle` cog's `PageButton` answers it)."""
+    label = tr.text("◀ Previous") if which == "prev" else tr.text("Next ▶")
+    return Button(label=label, disabled=disabled, custom_id=f"farkle-lb:{metric}:{period}:{page}:{which}")
 
 
 def leaderboard_view(
@@ -123,8 +81,8 @@ def leaderboard_view(
 ) -> discord.ui.View:
     view = DrawnView(timeout=None)
     last = max(0, -(-total // PAGE_SIZE) - 1)
-    view.add_item(LeaderboardPage(metric, period, max(page - 1, 0), "prev", disabled=page == 0, tr=tr))
-    view.add_item(LeaderboardPage(metric, period, min(page + 1, last), "next", disabled=page >= last, tr=tr))
+    view.add_item(_page_button(metric, period, max(page - 1, 0), "prev", page == 0, tr))
+    view.add_item(_page_button(metric, period, min(page + 1, last), "next", page >= last, tr))
     return view
 
 

@@ -2,7 +2,8 @@
 
 Commands, button presses, timers and computer players all call in here. The jobs behind the door each
 have their own module: `commands` (lobby and turn), `unit_of_work` (commit or roll back), `scheduler`
-(deadlines) and `computers` (computer turns); this module locks, delegates and tells listeners.
+(deadlines) and `computers` (computer turns); this module locks, delegates and publishes every change on
+the game-events stream (`stream`), the one place features watch games from.
 """
 
 from __future__ import annotations
@@ -20,21 +21,22 @@ from bot.clock import Clock
 from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
+from bot.records import BoardMark
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
+from bot.sessions.marks import BoardMarks
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Session, Snapshot, TableSettings
-from bot.sessions.shown import ShownMarks
+from bot.sessions.stream import Cause, GameChanged, GameEnded, GameStream, Subscriber
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
 from bot.sessions.win_tables import WinTableKeeper
 from bot.settings import GameSettings
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[Outcome], Awaitable[None]]
 RestoreListener = Callable[[Restored], Awaitable[None]]
 
 
@@ -65,12 +67,12 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._set_aside: dict[int, int] = {}  # unreadable rows' revisions, so a new game can replace them
         self._locks: dict[int, asyncio.Lock] = {}
-        self._listeners: list[Listener] = []
         self._restore_listeners: list[RestoreListener] = []
+        self.events = GameStream(store)
         self._alarms = DeadlineScheduler[int, Alarm](clock, self._ring, "farkle-alarms")
         self._computers = ComputerRunner(clock, settings.computer_pause, self._computer_step)
         self._uow = UnitOfWork(store, self._sessions, clock, self._after_commit)
-        self._shown = ShownMarks(store.mark_shown)
+        self._marks = BoardMarks(store.write_marks)
         self._commands = GameCommands(
             self._uow,
             self._sessions,
@@ -81,9 +83,9 @@ class SessionManager:
 
     # ------------------------------------------------------------------ reading
 
-    def subscribe(self, listener: Listener) -> None:
-        """Changes nobody pressed for (timers, computer players) are announced to listeners."""
-        self._listeners.append(listener)
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Every change to a game, and every game's end, whatever caused it (`GameStream`)."""
+        self.events.subscribe(subscriber)
 
     def on_restore(self, listener: RestoreListener) -> None:
         """After a start-up, the Discord layer redraws the boards that fell behind their game."""
@@ -113,7 +115,7 @@ class SessionManager:
             if not owns(stored.guild_id):
                 continue
             try:
-                session = Session.load(stored.state, stored.shown_version, stored.revision)
+                session = Session.from_stored(stored)
             except Exception:
                 log.exception(
                     "Could not restore the saved game in channel %s; leaving it aside", stored.channel_id
@@ -132,6 +134,9 @@ class SessionManager:
         )
         for listener in self._restore_listeners:
             await listener(restored)
+        for record in await self._store.unannounced():  # a crash came between the commit and the event
+            if owns(record.guild_id):
+                self.events.publish(GameEnded(record))
         return restored
 
     def catch_up(self, channel_id: int) -> Outcome | None:
@@ -153,10 +158,12 @@ class SessionManager:
             snapshot=session.snapshot(), turn_for=current.user_id if unpinged and current else None
         )
 
-    def mark_shown(self, channel_id: int, game_id: str, version: int) -> None:
+    def mark_shown(self, channel_id: int, game_id: str, version: int, *, ping_follows: bool = False) -> None:
         """A board message now shows `version`: a start-up redraws only boards that fell behind.
 
-        Written in the background with other boards' marks (`ShownMarks`), never before an answer.
+        Written in the background with other boards' marks (`BoardMarks`), never before an answer; when
+        a turn ping follows, its mark (`attach_ping`) carries this one, so a turn-passing press costs its
+        move's commit and one write.
         """
         session = self._sessions.get(channel_id)
         if session is None or session.game_id != game_id:
@@ -164,7 +171,8 @@ class SessionManager:
         if session.shown_version is not None and session.shown_version >= version:
             return
         session.shown_version = version
-        self._shown.note(channel_id, game_id, version)
+        if not ping_follows:
+            self._marks.note(BoardMark(channel_id, game_id, version))
 
     async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | Message:
         """The expert's advice and the chances to win for the player to move, or why there are none."""
@@ -192,7 +200,8 @@ class SessionManager:
     async def close(self) -> None:
         await self._computers.close()
         await self._alarms.close()
-        await self._shown.close()
+        await self.events.close()
+        await self._marks.close()
         if self._win_tables is not None:
             await self._win_tables.close()
 
@@ -221,7 +230,7 @@ class SessionManager:
             outcome = await self._commands.open_lobby(existing, ids, host_name, rules, table, replacing)
             if outcome.snapshot is not None:
                 self._set_aside.pop(channel_id, None)
-            return outcome
+            return self._publish(outcome, Cause.COMMAND)
 
     async def attach_board(
         self, channel_id: int, game_id: str, message_id: int, shown: int
@@ -237,35 +246,37 @@ class SessionManager:
             now = await self._uow.save_or_reload(session)
             return now.snapshot() if now is not None else None
 
-    async def attach_ping(
+    def attach_ping(
         self, channel_id: int, game_id: str, message_id: int | None, turn: int | None
     ) -> int | None:
         """Swap in the newest turn-mention message, posted for `turn` (the game may have moved on since);
-        returns the previous one so it can be deleted."""
-        async with self._locked(channel_id) as session:
-            if session is None or session.game_id != game_id:
-                return None
-            previous, session.ping_message_id = session.ping_message_id, message_id
-            session.pinged_turn = turn
-            return previous if await self._uow.save_or_reload(session) is session else None
+        returns the previous one so it can be deleted. Noted with the version the board shows as one
+        background mark, not a session rewrite."""
+        session = self._sessions.get(channel_id)
+        if session is None or session.game_id != game_id:
+            return None
+        previous, session.ping_message_id = session.ping_message_id, message_id
+        session.pinged_turn = turn
+        self._marks.note(BoardMark(channel_id, game_id, session.shown_version, (message_id, turn)))
+        return previous
 
     async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:
         async with self._locked(channel_id) as session:
             if session is None or session.stage != "lobby":
                 return Outcome.refuse(NO_LOBBY)
-            return await self._commands.join(session, user_id, name, team)
+            return self._publish(await self._commands.join(session, user_id, name, team), Cause.COMMAND)
 
     async def leave(self, channel_id: int, user_id: int) -> Outcome:
         async with self._locked(channel_id) as session:
             if session is None or session.stage not in ("lobby", "playing"):
                 return Outcome.refuse(NO_GAME)
-            return await self._commands.leave(session, user_id)
+            return self._publish(await self._commands.leave(session, user_id), Cause.COMMAND)
 
     async def start(self, channel_id: int, user_id: int) -> Outcome:
         async with self._locked(channel_id) as session:
             if session is None or session.stage != "lobby":
                 return Outcome.refuse(NO_LOBBY)
-            return await self._commands.start(session, user_id)
+            return self._publish(await self._commands.start(session, user_id), Cause.COMMAND)
 
     async def cancel(self, channel_id: int, user_id: int, *, moderator: bool = False) -> Outcome:
         """The host (or a moderator) closes a lobby or abandons a game: nothing is recorded."""
@@ -276,7 +287,7 @@ class SessionManager:
                 return Outcome.refuse(
                     Message("Only the host or a member with Manage Messages can end this game.")
                 )
-            return await self._commands.close(session, "ended")
+            return self._publish(await self._commands.close(session, "ended"), Cause.COMMAND)
 
     async def press(
         self,
@@ -293,9 +304,10 @@ class SessionManager:
         if pressed is None or pressed is ButtonAction.HINT:
             return Outcome.refuse(NOT_OF_THIS_GAME)
         async with self._locked(channel_id) as session:
-            return await self._commands.press(
+            outcome = await self._commands.press(
                 session, channel_id, (game_id, seq), user_id, name, pressed, arg
             )
+            return self._publish(outcome, Cause.PRESS)
 
     # ------------------------------------------------------------------ after a commit
 
@@ -331,7 +343,8 @@ class SessionManager:
                 outcome = await self._remind(session)
             else:
                 outcome = await self._commands.expire(session)
-        await self._publish(outcome)
+            if outcome is not None:
+                self._publish(outcome, Cause.TIMER)
 
     async def _remind(self, session: Session) -> Outcome | None:
         current = session.current_seat
@@ -358,8 +371,9 @@ class SessionManager:
             if current.computer == "master" and self._win_tables is not None:
                 self._win_tables.want(session.rules)  # it plays as expert until they exist
             action = strategy_for(current.computer, session.rules).choose(session.game)
-            outcome = await self._commands.apply(session, partial(Game.apply, action=action))
-        await self._publish(outcome)
+            self._publish(
+                await self._commands.apply(session, partial(Game.apply, action=action)), Cause.COMPUTER
+            )
         return True
 
     async def _ensure_policies(self, rules: Ruleset) -> None:
@@ -367,14 +381,14 @@ class SessionManager:
         if self._policies is not None:
             await self._policies.ensure(rules)
 
-    async def _publish(self, outcome: Outcome | None) -> None:
-        if outcome is None or outcome.snapshot is None:
-            return
-        for listener in self._listeners:
-            try:
-                await listener(outcome)
-            except Exception:
-                log.exception("A session listener failed")
+    def _publish(self, outcome: Outcome, cause: Cause) -> Outcome:
+        """Put a change on the game-events stream, in commit order (the channel's lock is held), and the
+        game's end after it when this change archived the game."""
+        if outcome.snapshot is not None:
+            self.events.publish(GameChanged(outcome, cause))
+        if outcome.finished is not None:
+            self.events.publish(GameEnded(outcome.finished))
+        return outcome
 
 
 _CATCH_UP_ORDER = {"playing": 0, "lobby": 1, "over": 2, "closed": 3}

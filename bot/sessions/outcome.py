@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from bot.engine import Advice, Event
 from bot.engine.master import WinAdvice
 from bot.engine.messages import Message
+from bot.records import GameRecord
 from bot.sessions.session import Snapshot
 
 
@@ -20,6 +21,7 @@ class Outcome:
     turn_for: int | None = None
     reminder_for: int | None = None
     opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
+    finished: GameRecord | None = None  # the game ended with this change: its record, as archived
 
     @classmethod
     def refuse(cls, reason: Message, snapshot: Snapshot | None = None) -> Outcome:

@@ -13,7 +13,7 @@ import orjson
 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.events import event_from_row, event_row
-from bot.records import SessionRow
+from bot.records import SessionRow, StoredSession
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
@@ -281,7 +281,18 @@ class Session:
             state=state,
             shown_version=self.shown_version,
             revision=self.revision,
+            ping_message_id=self.ping_message_id,
+            pinged_turn=self.pinged_turn,
         )
+
+    @classmethod
+    def from_stored(cls, stored: StoredSession) -> Session:
+        """A stored row: its JSON, with what the row's own columns say of its board and its turn ping
+        (written behind the moves, so newer than the JSON when set)."""
+        session = cls.load(stored.state, stored.shown_version, stored.revision)
+        if stored.pinged_turn is not None:
+            session.ping_message_id, session.pinged_turn = stored.ping_message_id, stored.pinged_turn
+        return session
 
     @classmethod
     def load(cls, text: str, shown_version: int | None = None, revision: int | None = None) -> Session:

@@ -9,7 +9,7 @@ from typing import Protocol
 from bot.clock import Clock
 from bot.engine import Event
 from bot.engine.messages import Message
-from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
+from bot.records import BoardMark, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Session
@@ -40,10 +40,16 @@ class SessionStore(Protocol):
 
     async def load(self, channel_id: int) -> StoredSession | None: ...
 
-    async def mark_shown(self, marks: list[tuple[int, str, int]]) -> None:
-        """Each (channel, game, version): that game's board message now shows `version` (never moves
-        backwards); many boards in one write."""
+    async def write_marks(self, marks: list[BoardMark]) -> None:
+        """What each game's board message now shows (a shown version never moves backwards) and its turn
+        ping; many boards in one write."""
         ...
+
+    async def unannounced(self) -> list[GameRecord]:
+        """Archived games whose end the game-events stream has not announced yet, as stored."""
+        ...
+
+    async def mark_announced(self, game_ids: list[str]) -> None: ...
 
 
 class UnitOfWork:
@@ -77,11 +83,12 @@ class UnitOfWork:
         session.version += 1
         session.remember(events)
         session.deadline = self._deadline(session)
+        finished = record_of(session) if session.stage != "closed" else None
         try:
             if session.stage == "closed":
                 await self._store.delete(session.channel_id, session.revision)
             else:
-                await self.save(session, record_of(session))
+                await self.save(session, finished)
         except SessionConflict:
             log.warning("The game in channel %s moved on elsewhere; reloading it", session.channel_id)
             reloaded = await self.reload(session.channel_id)
@@ -93,7 +100,9 @@ class UnitOfWork:
         if session.stage == "closed":
             self._sessions.pop(session.channel_id, None)
         self._after_commit(session)
-        return Outcome(snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for)
+        return Outcome(
+            snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for, finished=finished
+        )
 
     async def save(self, session: Session, finished: GameRecord | None = None) -> None:
         """One serialisation per change: it is both what is stored and what a failed change rolls back to."""
@@ -115,7 +124,7 @@ class UnitOfWork:
         """Take the channel's session as stored, after another process wrote it; None if it is gone."""
         stored = await self._store.load(channel_id)
         try:
-            session = Session.load(stored.state, stored.shown_version, stored.revision) if stored else None
+            session = Session.from_stored(stored) if stored else None
         except Exception:
             log.exception("Could not read the game in channel %s after it moved on", channel_id)
             session = None
@@ -130,9 +139,9 @@ class UnitOfWork:
         if replaces is not None:
             self._sessions[session.channel_id] = replaces
         elif session.saved is not None:
-            self._sessions[session.channel_id] = Session.load(
-                session.saved, session.shown_version, session.revision
-            )
+            restored = Session.load(session.saved, session.shown_version, session.revision)
+            restored.ping_message_id, restored.pinged_turn = session.ping_message_id, session.pinged_turn
+            self._sessions[session.channel_id] = restored
         else:
             self._sessions.pop(session.channel_id, None)
 

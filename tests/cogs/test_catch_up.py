@@ -10,7 +10,7 @@ import json
 
 import simcord
 
-from cogs.farkle import SAVED_NOT_SHOWN, UNREADABLE
+from cogs.board import SAVED_NOT_SHOWN, UNREADABLE
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     ROLL_OFF,

@@ -11,7 +11,7 @@ import pytest
 import simcord
 
 from bot.sessions.commands import OUTDATED
-from cogs.farkle import SAVED_NOT_SHOWN
+from cogs.board import SAVED_NOT_SHOWN
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     ROLL_OFF,

@@ -8,11 +8,12 @@ from collections.abc import Sequence
 import pytest
 
 from bot.engine import Ruleset, ScriptedDice
-from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
+from bot.records import BoardMark, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.commands import OUTDATED
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Snapshot
+from bot.sessions.stream import GameChanged, GameEvent
 from bot.settings import GameSettings
 
 CHANNEL, GUILD = 100, 1
@@ -57,8 +58,10 @@ class MemoryStore:
         self.rows: dict[int, str] = {}
         self.revisions: dict[int, int] = {}
         self.shown: dict[int, int] = {}
+        self.pings: dict[int, tuple[int | None, int | None]] = {}
         self.shown_writes: list[int] = []  # how many marks each write carried
         self.archived: dict[str, GameRecord] = {}
+        self.announced: set[str] = set()
         self.failures = 0
 
     async def save(self, row: SessionRow, finished: GameRecord | None = None) -> int:
@@ -87,13 +90,24 @@ class MemoryStore:
         if channel_id not in self.rows:
             return None
         state, shown = self.rows[channel_id], self.shown.get(channel_id)
-        return StoredSession(channel_id, GUILD, state, shown, self.revisions.get(channel_id, 0))
+        ping, turn = self.pings.get(channel_id, (None, None))
+        return StoredSession(channel_id, GUILD, state, shown, self.revisions.get(channel_id, 0), ping, turn)
 
-    async def mark_shown(self, marks: list[tuple[int, str, int]]) -> None:
+    async def write_marks(self, marks: list[BoardMark]) -> None:
         self.shown_writes.append(len(marks))
         await asyncio.sleep(0)
-        for channel_id, _, version in marks:
-            self.shown[channel_id] = max(version, self.shown.get(channel_id, version))
+        for mark in marks:
+            if mark.shown_version is not None:
+                before = self.shown.get(mark.channel_id, mark.shown_version)
+                self.shown[mark.channel_id] = max(mark.shown_version, before)
+            if mark.ping is not None:
+                self.pings[mark.channel_id] = mark.ping
+
+    async def unannounced(self) -> list[GameRecord]:
+        return [record for game_id, record in self.archived.items() if game_id not in self.announced]
+
+    async def mark_announced(self, game_ids: list[str]) -> None:
+        self.announced.update(game_ids)
 
     def _maybe_fail(self) -> None:
         if self.failures:
@@ -114,8 +128,10 @@ class Harness:
             dice=lambda: ScriptedDice(self.scripts.pop(0) if self.scripts else [], seed=1),
         )
 
-        async def listen(outcome: Outcome) -> None:
-            self.heard.append(outcome)
+        async def listen(event: GameEvent) -> None:
+            """What used to reach listeners: the changes nobody answered (timers, computers)."""
+            if isinstance(event, GameChanged) and not event.cause.answered:
+                self.heard.append(event.outcome)
 
         self.manager.subscribe(listen)
 
@@ -401,7 +417,7 @@ async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) ->
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
     ok(await h.press(ANA, "roll"))
     await h.manager.attach_board(CHANNEL, h.snapshot.game_id, 555, h.snapshot.version)
-    await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, h.snapshot.turn_number)
+    h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, h.snapshot.turn_number)
     ok(await h.press(ANA, "die", "0"))
     h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version - 1)  # a late, older edit
     await settle()
@@ -425,7 +441,8 @@ async def test_a_late_ping_counts_for_the_turn_it_was_posted_for(h: Harness) -> 
     ok(await h.press(ANA, "die", "0"))
     ok(await h.press(ANA, "bank"))
     assert h.snapshot.turn_number != ana_turn, "ben's turn now"
-    await h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, ana_turn)
+    h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, ana_turn)
+    await settle()
     fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
     await fresh.restore()
     outcome = fresh.catch_up(CHANNEL)

@@ -1,0 +1,341 @@
+"""The board edge: the one place boards reach Discord.
+
+It answers presses (the game's persistent buttons are `GameButton`, a `DynamicItem` that parses its
+custom id, asks the session manager and answers, in its callback, as discord.py's
+`examples/views/dynamic_counter.py` does), redraws boards nobody pressed for (timers and computer
+players, read from the game-events stream), catches up after a restart, pings the player whose turn it
+is, retires older copies of a board and chooses the language every board is drawn in.
+
+Render draws plain buttons whose custom ids this module's `GameButton` matches, so a press on any board,
+even one drawn before a restart or by an older drawing the player's screen still shows, reaches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from functools import partial
+from typing import Any, cast
+
+import discord
+from discord.ext import commands
+
+from bot.client import FarkleBot
+from bot.engine.events import Left
+from bot.engine.messages import N_, Message
+from bot.errors import reply_ephemeral, report_error
+from bot.i18n import for_member, for_server
+from bot.render.board import Rendered, hint_text, moved_board, render
+from bot.render.components import TEMPLATE, ButtonRef
+from bot.render.language import Translator
+from bot.sessions.actions import ButtonAction
+from bot.sessions.commands import GAME_OVER
+from bot.sessions.outcome import Outcome, Restored
+from bot.sessions.session import Snapshot
+from bot.sessions.stream import GameChanged, GameEvent
+
+log = logging.getLogger(__name__)
+
+# Seconds between boards redrawn after a restart: thousands of live games must not hit Discord's
+# global rate limit (50 requests/s) at once, and live presses need room alongside.
+CATCH_UP_PACE = 0.1
+SAVED_NOT_SHOWN = N_("Your move counts, but I couldn't update the board: `/farkle board` shows it again.")
+UNREADABLE = N_(
+    "⚠️ I couldn't restore the Farkle game in this channel after a restart, sorry: "
+    "start a new one with `/farkle new`."
+)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """Every game button, on any board message: `farkle:<game>:<seq>:<action>[:<arg>]`."""
+
+    def __init__(self, ref: ButtonRef) -> None:
+        super().__init__(discord.ui.Button(custom_id=ref.custom_id))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameButton:
+        return cls(ButtonRef(match["game"], match["seq"], match["action"], match["arg"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast(FarkleBot, interaction.client)
+        bot.answering()
+        boards = cast(Boards, bot.get_cog(Boards.__cog_name__))
+        ref, channel_id = self.ref, interaction.channel_id
+        try:
+            if channel_id is None or boards is None:
+                return
+            if ref.action == ButtonAction.HINT:
+                await boards.hint(interaction, channel_id, ref)
+                return
+            user = interaction.user
+            outcome = await bot.sessions.press(
+                channel_id, ref.game_id, ref.seq, user.id, user.display_name, ref.action, ref.arg
+            )
+            await boards.show(interaction, outcome, pressed=ref)
+            await boards.explain_selection(interaction, ref, outcome)
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+async def _tell_privately(interaction: discord.Interaction, text: str) -> None:
+    try:
+        await reply_ephemeral(interaction, text)
+    except discord.HTTPException as error:
+        log.warning("Could not tell member %s privately: %s", interaction.user.id, error)
+
+
+async def _ping(channel: discord.PartialMessageable, user_id: int, text: str) -> discord.Message:
+    """A message that pings exactly one member and nobody else."""
+    only_them = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+    return await channel.send(f"<@{user_id}> {text}", allowed_mentions=only_them)
+
+
+class Boards(commands.Cog):
+    """Delivers boards: answers, redraws, catch-up, pings and retirements, in the reader's language."""
+
+    def __init__(self, bot: FarkleBot) -> None:
+        self.bot = bot
+        self.manager = bot.sessions
+        self._catching_up: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self.manager.subscribe(self.on_game_event)
+        self.manager.on_restore(self.catch_up)
+
+    async def cog_unload(self) -> None:
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+
+    # ------------------------------------------------------------------ answering interactions
+
+    async def show(
+        self, interaction: discord.Interaction, outcome: Outcome, *, pressed: ButtonRef | None = None
+    ) -> None:
+        """Answer one interaction: a refusal privately, a change by redrawing the game's message."""
+        tr = for_member(interaction)
+        if outcome.refusal is not None or outcome.snapshot is None:
+            await reply_ephemeral(interaction, tr.say(outcome.refusal or Message("Nothing changed.")))
+            if outcome.snapshot is not None:  # the game moved on elsewhere: show it as it is
+                await self.redraw(outcome.snapshot)
+            return
+        snapshot = outcome.snapshot
+        rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
+        if pressed is not None and pressed.game_id == snapshot.game_id:
+            await self._answer_press(interaction, outcome, rendered)
+        elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
+            await interaction.response.send_message(**rendered.message)
+            message = await interaction.original_response()
+            await self._attached(snapshot, message.id)
+        elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
+            await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
+        else:
+            await self.redraw(snapshot, rendered)
+            await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
+
+    async def _answer_press(
+        self, interaction: discord.Interaction, outcome: Outcome, rendered: Rendered
+    ) -> None:
+        """Edit the pressed board; if that answer fails, the committed move still reaches the board."""
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        try:
+            await interaction.response.edit_message(**rendered.message)
+        except discord.HTTPException as error:
+            log.warning(
+                "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error
+            )
+            if not await self.redraw(snapshot, rendered):
+                await _tell_privately(interaction, for_member(interaction).term(SAVED_NOT_SHOWN))
+            return
+        if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
+            # A turn ping follows: its mark records this board too, one write for both.
+            ping_follows = outcome.turn_for is not None
+            self.manager.mark_shown(
+                snapshot.channel_id, snapshot.game_id, snapshot.version, ping_follows=ping_follows
+            )
+        else:  # pressed on an older copy whose retirement failed: the board players follow moves too
+            await self.redraw(snapshot, rendered)
+
+    async def explain_selection(
+        self, interaction: discord.Interaction, ref: ButtonRef, outcome: Outcome
+    ) -> None:
+        """Roll and Bank are disabled for a selection that does not score: say why, privately."""
+        shown = outcome.snapshot
+        if (
+            ref.action in (ButtonAction.PICK, ButtonAction.DROP)
+            and shown
+            and shown.selection
+            and shown.preview
+            and shown.preview.error
+        ):
+            await interaction.followup.send(for_member(interaction).say(shown.preview.error), ephemeral=True)
+
+    async def hint(self, interaction: discord.Interaction, channel_id: int, ref: ButtonRef) -> None:
+        advice = await self.manager.hint(channel_id, ref.game_id, interaction.user.id)
+        snapshot = self.manager.snapshot(channel_id)
+        tr = for_member(interaction)
+        if isinstance(advice, Message) or snapshot is None:
+            await reply_ephemeral(interaction, tr.say(advice if isinstance(advice, Message) else GAME_OVER))
+            return
+        await reply_ephemeral(interaction, hint_text(advice, snapshot, tr, self.bot.dice_art))
+
+    async def post_again(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
+        """`/farkle board`: the board as the answer, at the bottom of the channel; the old one retires."""
+        old = snapshot.board_message_id
+        rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
+        await interaction.response.send_message(**rendered.message)
+        message = await interaction.original_response()
+        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
+        if old is not None:
+            await self._retire_board(snapshot, old)
+
+    async def post_in(self, channel: discord.abc.Messageable, snapshot: Snapshot) -> None:
+        """Post a new game's board in `channel` (a game thread); raises what Discord refused."""
+        message = await channel.send(**render(snapshot, self.shown_to(snapshot), self.bot.dice_art).message)
+        await self._attached(snapshot, message.id)
+
+    async def _attached(self, snapshot: Snapshot, message_id: int) -> None:
+        """Remember the board's message; redraw it if the game moved on while it was being posted."""
+        now = await self.manager.attach_board(
+            snapshot.channel_id, snapshot.game_id, message_id, snapshot.version
+        )
+        if now is not None and now.version != snapshot.version:  # joined while it was being posted
+            await self.redraw(now)
+
+    @staticmethod
+    def _acknowledge(outcome: Outcome, tr: Translator) -> str:
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        if snapshot.stage == "closed":
+            return tr.text("Done: the game is closed.")
+        if any(isinstance(event, Left) for event in outcome.events):
+            return tr.text("You left the game.")
+        return tr.text("Done: the board is updated.")
+
+    # ------------------------------------------------------------------ the game-events stream
+
+    async def on_game_event(self, event: GameEvent) -> None:
+        """Changes nobody answers (timers, computer players) are drawn by message id; every change's
+        turn ping or reminder goes out once the answers being sent are out."""
+        if not isinstance(event, GameChanged):
+            return
+        outcome = event.outcome
+        snapshot = outcome.snapshot
+        if snapshot is None:
+            return
+        if not event.cause.answered and outcome.reminder_for is None:
+            await self.redraw(snapshot)
+        if (outcome.turn_for or outcome.reminder_for) is not None and outcome.refusal is None:
+            self.bot.after_answers(snapshot.channel_id, partial(self._announce, outcome))
+
+    async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> bool:
+        """Bring a game's board up to date by its message id, or post a new one if it was deleted.
+
+        Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
+        `/farkle board` recovers.
+        """
+        rendered = rendered or render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
+        channel = self.bot.get_partial_messageable(snapshot.channel_id)
+        if snapshot.board_message_id is not None:
+            try:
+                await channel.get_partial_message(snapshot.board_message_id).edit(**rendered.message)
+            except discord.NotFound:
+                log.info("The board in channel %s was deleted: posting a new one", snapshot.channel_id)
+            except discord.HTTPException as error:
+                log.warning("Could not redraw the board in channel %s: %s", snapshot.channel_id, error)
+                return False
+            else:
+                self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
+                return True
+        if snapshot.stage not in ("lobby", "playing"):
+            return False
+        try:
+            message = await channel.send(**rendered.message)
+        except discord.HTTPException as error:
+            log.warning("Could not post a board in channel %s: %s", snapshot.channel_id, error)
+            return False
+        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
+        return True
+
+    async def _announce(self, outcome: Outcome) -> None:
+        """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself."""
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        channel = self.bot.get_partial_messageable(snapshot.channel_id)
+        tr = self.shown_to(snapshot)
+        try:
+            if outcome.reminder_for is not None:
+                half = snapshot.turn_timeout // 2
+                reminder = tr.plural(
+                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
+                )
+                await _ping(channel, outcome.reminder_for, reminder)
+            if outcome.turn_for is None:
+                return
+            ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
+            previous = self.manager.attach_ping(
+                snapshot.channel_id, snapshot.game_id, ping.id, snapshot.turn_number
+            )
+            if previous is not None:
+                await channel.get_partial_message(previous).delete()
+        except discord.HTTPException as error:
+            log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
+
+    async def _retire_board(self, snapshot: Snapshot, message_id: int) -> None:
+        """An older board says where the game went and loses its buttons."""
+        channel_id = snapshot.channel_id
+        moved = moved_board(self.shown_to(snapshot))
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(**moved.message)
+        except discord.HTTPException:
+            log.warning("Could not retire the board %s in channel %s", message_id, channel_id)
+
+    # ------------------------------------------------------------------ after a restart
+
+    async def catch_up(self, restored: Restored) -> None:
+        """After a start-up, redraw the boards that fell behind their game, paced, in the background."""
+        if restored.behind or restored.unreadable:
+            self._catching_up = asyncio.create_task(self._catch_up(restored), name="farkle-catch-up")
+
+    async def _catch_up(self, restored: Restored) -> None:
+        clock = self.bot.clock
+        for channel_id in restored.unreadable:
+            try:
+                channel = self.bot.get_channel(channel_id)
+                guild_id = (
+                    channel.guild.id
+                    if isinstance(channel, discord.abc.GuildChannel | discord.Thread)
+                    else None
+                )
+                notice = self.public(None, guild_id).term(UNREADABLE)
+                await self.bot.get_partial_messageable(channel_id).send(notice)
+            except discord.HTTPException as error:
+                log.warning("Could not tell channel %s its game was not restored: %s", channel_id, error)
+            await clock.sleep_until(clock.now() + CATCH_UP_PACE)
+        for channel_id in restored.behind:
+            outcome = self.manager.catch_up(channel_id)  # as it is now: players may have moved meanwhile
+            if outcome is not None and outcome.snapshot is not None:
+                if await self.redraw(outcome.snapshot):
+                    await self._announce(outcome)
+                await clock.sleep_until(clock.now() + CATCH_UP_PACE)
+
+    # ------------------------------------------------------------------ languages
+
+    def shown_to(self, snapshot: Snapshot) -> Translator:
+        """The language of this game's public messages (the server's setting when it was created)."""
+        return self.public(snapshot.language, snapshot.guild_id)
+
+    def public(self, setting: str | None, guild_id: int | None) -> Translator:
+        """The language of messages the whole channel reads: the server's setting, else its locale."""
+        guild = self.bot.get_guild(guild_id) if guild_id is not None else None
+        return for_server(setting, guild.preferred_locale if guild is not None else None)
+
+
+async def setup(bot: FarkleBot) -> None:
+    bot.add_dynamic_items(GameButton)
+    await bot.add_cog(Boards(bot))
