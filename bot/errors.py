@@ -18,7 +18,7 @@ from bot.storage.database import DatabaseBusy
 log = logging.getLogger(__name__)
 
 
-NOT_IN_DMS = Message("Farkle is played in a server channel, not in direct messages.")
+NOT_IN_DMS = Message("This works in a server only, not in direct messages.")
 
 # Discord's settings screens use these names, not the API's.
 _PERMISSION_NAMES = {"manage_guild": N_("Manage Server"), "manage_messages": N_("Manage Messages")}

@@ -34,6 +34,7 @@ from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome, Restored
 from bot.sessions.session import Snapshot
 from bot.sessions.stream import GameChanged, GameEvent
+from cogs.delivery import Delivery
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,7 @@ class Boards(commands.Cog):
         self.bot = bot
         self.manager = bot.sessions
         self._catching_up: asyncio.Task[None] | None = None
+        self.delivery = Delivery(bot.clock)
 
     async def cog_load(self) -> None:
         self.manager.subscribe(self.on_game_event)
@@ -117,6 +119,13 @@ class Boards(commands.Cog):
     ) -> None:
         """Answer one interaction: a refusal privately, a change by redrawing the game's message."""
         tr = for_member(interaction)
+        if (
+            outcome.refusal is not None
+            and pressed is not None
+            and await self._redraw_pressed(interaction, pressed)
+        ):
+            await interaction.followup.send(tr.say(outcome.refusal), ephemeral=True)
+            return
         if outcome.refusal is not None or outcome.snapshot is None:
             await reply_ephemeral(interaction, tr.say(outcome.refusal or Message("Nothing changed.")))
             if outcome.snapshot is not None:  # the game moved on elsewhere: show it as it is
@@ -126,9 +135,12 @@ class Boards(commands.Cog):
         rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, outcome, rendered)
-        elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
+        elif outcome.opened or not snapshot.channel_routes:
+            # A new lobby (or a rematch pressed on the results), or a game only interactions reach:
+            # this answer is the board's message.
             await interaction.response.send_message(**rendered.message)
             message = await interaction.original_response()
+            self.delivery.hold(snapshot, interaction)
             await self._attached(snapshot, message.id)
         elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
             await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
@@ -144,6 +156,7 @@ class Boards(commands.Cog):
         assert snapshot is not None
         try:
             await interaction.response.edit_message(**rendered.message)
+            self.delivery.hold(snapshot, interaction)
         except discord.HTTPException as error:
             log.warning(
                 "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error
@@ -151,7 +164,12 @@ class Boards(commands.Cog):
             if not await self.redraw(snapshot, rendered):
                 await _tell_privately(interaction, for_member(interaction).term(SAVED_NOT_SHOWN))
             return
-        if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
+        if not snapshot.channel_routes and interaction.message is not None:
+            # Only this token can edit a board here: the message pressed is the board from now on.
+            await self.manager.attach_board(
+                snapshot.channel_id, snapshot.game_id, interaction.message.id, snapshot.version
+            )
+        elif interaction.message is not None and interaction.message.id == snapshot.board_message_id:
             # A turn ping follows: its mark records this board too, one write for both.
             ping_follows = outcome.turn_for is not None
             self.manager.mark_shown(
@@ -159,6 +177,19 @@ class Boards(commands.Cog):
             )
         else:  # pressed on an older copy whose retirement failed: the board players follow moves too
             await self.redraw(snapshot, rendered)
+
+    async def _redraw_pressed(self, interaction: discord.Interaction, pressed: ButtonRef) -> bool:
+        """A refused press on a game only interactions reach: its answer is the one way to bring the board
+        up to date (timers and computer turns may have played while every token was expired)."""
+        channel_id = interaction.channel_id
+        snapshot = self.manager.snapshot(channel_id) if channel_id is not None else None
+        if snapshot is None or snapshot.channel_routes or snapshot.game_id != pressed.game_id:
+            return False
+        await self._answer_press(interaction, Outcome(snapshot=snapshot), self.rendered(snapshot))
+        return True
+
+    def rendered(self, snapshot: Snapshot) -> Rendered:
+        return render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
 
     async def explain_selection(
         self, interaction: discord.Interaction, ref: ButtonRef, outcome: Outcome
@@ -186,11 +217,11 @@ class Boards(commands.Cog):
     async def post_again(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
         """`/farkle board`: the board as the answer, at the bottom of the channel; the old one retires."""
         old = snapshot.board_message_id
-        rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
-        await interaction.response.send_message(**rendered.message)
+        await interaction.response.send_message(**self.rendered(snapshot).message)
         message = await interaction.original_response()
+        self.delivery.hold(snapshot, interaction)
         await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
-        if old is not None:
+        if old is not None and snapshot.channel_routes:  # elsewhere an older board is redrawn when pressed
             await self._retire_board(snapshot, old)
 
     async def post_in(self, channel: discord.abc.Messageable, snapshot: Snapshot) -> None:
@@ -238,7 +269,12 @@ class Boards(commands.Cog):
         Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
         `/farkle board` recovers.
         """
-        rendered = rendered or render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
+        rendered = rendered or self.rendered(snapshot)
+        if not snapshot.channel_routes:
+            shown = await self.delivery.edit_board(snapshot, rendered)
+            if shown:
+                self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
+            return shown
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         if snapshot.board_message_id is not None:
             try:
@@ -267,13 +303,12 @@ class Boards(commands.Cog):
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         tr = self.shown_to(snapshot)
+        if not snapshot.channel_routes:
+            await self._announce_by_token(outcome, tr)
+            return
         try:
             if outcome.reminder_for is not None:
-                half = snapshot.turn_timeout // 2
-                reminder = tr.plural(
-                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
-                )
-                await _ping(channel, outcome.reminder_for, reminder)
+                await _ping(channel, outcome.reminder_for, self._reminder(snapshot, tr))
             if outcome.turn_for is None:
                 return
             ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
@@ -284,6 +319,30 @@ class Boards(commands.Cog):
                 await channel.get_partial_message(previous).delete()
         except discord.HTTPException as error:
             log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
+
+    async def _announce_by_token(self, outcome: Outcome, tr: Translator) -> None:
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        try:
+            if outcome.reminder_for is not None:
+                await self.delivery.post_ping(
+                    snapshot, outcome.reminder_for, self._reminder(snapshot, tr), turn=False
+                )
+            if outcome.turn_for is not None:
+                await self.delivery.post_ping(
+                    snapshot, outcome.turn_for, tr.text("🎲 it's your turn!"), turn=True
+                )
+        except discord.HTTPException as error:
+            log.warning(
+                "Could not post or tidy a turn ping in conversation %s: %s", snapshot.channel_id, error
+            )
+
+    @staticmethod
+    def _reminder(snapshot: Snapshot, tr: Translator) -> str:
+        half = snapshot.turn_timeout // 2
+        return tr.plural(
+            "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
+        )
 
     async def _retire_board(self, snapshot: Snapshot, message_id: int) -> None:
         """An older board says where the game went and loses its buttons."""
@@ -319,7 +378,8 @@ class Boards(commands.Cog):
             await clock.sleep_until(clock.now() + CATCH_UP_PACE)
         for channel_id in restored.behind:
             outcome = self.manager.catch_up(channel_id)  # as it is now: players may have moved meanwhile
-            if outcome is not None and outcome.snapshot is not None:
+            # A game only interactions reach has no token after a restart: its next press redraws it.
+            if outcome is not None and outcome.snapshot is not None and outcome.snapshot.channel_routes:
                 if await self.redraw(outcome.snapshot):
                     await self._announce(outcome)
                 await clock.sleep_until(clock.now() + CATCH_UP_PACE)

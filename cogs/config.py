@@ -45,6 +45,9 @@ def _editor(interaction: discord.Interaction) -> Editor:
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(
+    guilds=True, users=False
+)  # a server's settings: only where it installed the app
 @app_commands.default_permissions(manage_guild=True)
 class Config(
     commands.GroupCog,

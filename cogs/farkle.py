@@ -3,6 +3,7 @@ outcome to the board edge (`cogs.board`), which draws it; the buttons are answer
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import cast
 
@@ -12,18 +13,27 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.client import FarkleBot
+from bot.engine.messages import Message
 from bot.errors import reply_ephemeral
-from bot.i18n import for_member
+from bot.i18n import for_member, language_of
 from bot.render.board import help_embed, rules_embed
 from bot.render.choices import matching
 from bot.render.language import Translator
 from bot.render.words import echo
 from cogs.board import Boards
+from cogs.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 
+# A server that turned external apps off makes every answer private: a board only its host could see.
+NO_SHARED_GAME = Message(
+    "This server lets apps like Farkle answer only privately, so a game everyone can see can't be posted "
+    "here. Play in a channel where Farkle is a member, in a group DM, or in a DM with me."
+)
 
-@app_commands.guild_only()
+
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Farkle(
     StatsCommands,
     commands.GroupCog,
@@ -47,11 +57,15 @@ class Farkle(
     @app_commands.command(description=locale_str("Open a Farkle lobby in this channel"))
     @app_commands.describe(rules=locale_str("Which rules to play (default: this server's)"))
     async def new(self, interaction: discord.Interaction, rules: str | None = None) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        config = await self.bot.config.get(interaction.guild_id)
-        ruleset = await self.bot.config.resolve(interaction.guild_id, rules) if rules else config.ruleset
+        assert interaction.channel_id is not None
+        if forced_ephemeral(interaction):
+            await reply_ephemeral(interaction, for_member(interaction).say(NO_SHARED_GAME))
+            return
+        scope = board_scope(interaction)
+        config = await self.bot.config.get(scope)
+        ruleset = await self.bot.config.resolve(scope, rules) if rules else config.ruleset
         if ruleset is None:
-            names = await self.bot.config.rules_names(interaction.guild_id)
+            names = await self.bot.config.rules_names(scope)
             unknown = for_member(interaction).text(
                 "Unknown rules “{name}”: choose one of {names}.",
                 name=echo(str(rules)),
@@ -60,15 +74,20 @@ class Farkle(
             await reply_ephemeral(interaction, unknown)
             return
         user = interaction.user
+        table = config.table
+        if interaction.guild_id is None:  # no server setting: the board speaks its host's language
+            table = replace(table, language=language_of(interaction.locale))
+        in_channel = channel_routes(interaction)
         open_in = partial(
             self.manager.open_lobby,
-            interaction.guild_id,
+            scope,
             host_id=user.id,
             host_name=user.display_name,
             rules=ruleset,
-            table=config.table,
+            table=replace(table, channel_routes=in_channel),
         )
-        thread, no_thread = await open_game_thread(interaction) if config.threads else (None, None)
+        threads = config.threads and in_channel and interaction.guild_id is not None
+        thread, no_thread = await open_game_thread(interaction) if threads else (None, None)
         if thread is not None:
             outcome = await open_in(thread.id)
             public = self.public(config.table.language, interaction.guild_id)
@@ -86,8 +105,7 @@ class Farkle(
     async def _rules_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        assert interaction.guild_id is not None
-        return matching(await self.bot.config.rules_names(interaction.guild_id), current)
+        return matching(await self.bot.config.rules_names(board_scope(interaction)), current)
 
     @app_commands.command(description=locale_str("Join the lobby in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -134,14 +152,14 @@ class Farkle(
 
     @app_commands.command(description=locale_str("The rules of this channel's game, in plain words"))
     async def rules(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
         tr = for_member(interaction)
         snapshot = self.manager.snapshot(interaction.channel_id)
         if snapshot is not None and snapshot.stage != "closed":
             ruleset = snapshot.rules
             title = tr.text("Rules of this game: {rules}", rules=ruleset.name)
         else:
-            ruleset = (await self.bot.config.get(interaction.guild_id)).ruleset
+            ruleset = (await self.bot.config.get(board_scope(interaction))).ruleset
             title = tr.text("This server's rules: {rules}", rules=ruleset.name)
         embed = rules_embed(ruleset, tr, title=title)
         embed.set_footer(text=tr.text("Target {points}", points=tr.points(ruleset.target)))

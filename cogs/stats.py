@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import report_error
+from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.i18n import for_member
 from bot.records import METRICS, Metric, Period
 from bot.render.language import Translator
@@ -32,6 +32,7 @@ from bot.render.stats import (
 )
 from bot.render.words import echo
 from cogs.confirm import ask_to_confirm
+from cogs.delivery import board_scope
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -75,31 +76,28 @@ class StatsCommands(commands.Cog):
         metric: app_commands.Choice[str] | None = None,
         period: app_commands.Choice[str] | None = None,
     ) -> None:
-        assert interaction.guild_id is not None
         ranked_by: Metric = metric.value if metric and metric.value in METRICS else "rating"
         over: Period = "30d" if period and period.value == "30d" else "all"
         embed, view = await self._leaderboard_page(
-            interaction.guild_id, interaction.user.id, ranked_by, over, 0
+            board_scope(interaction), interaction.user.id, ranked_by, over, 0
         )
         await interaction.response.send_message(embed=embed, view=view)
 
     async def turn_page(
         self, interaction: discord.Interaction, metric: Metric, period: Period, page: int
     ) -> None:
-        if interaction.guild_id is None:  # a forged press: Discord only shows these in servers
-            raise app_commands.NoPrivateMessage()
         embed, view = await self._leaderboard_page(
-            interaction.guild_id, interaction.user.id, metric, period, page
+            board_scope(interaction), interaction.user.id, metric, period, page
         )
         await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(description=locale_str("A member's Farkle numbers in this server"))
     @app_commands.describe(member=locale_str("Whose numbers (default: yours)"))
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
-        assert interaction.guild_id is not None
         who = member or interaction.user
-        row = await self.bot.stats.member(interaction.guild_id, who.id)
-        embed = stats_embed(who.display_name, row, await self._server_tr(interaction.guild_id))
+        scope = board_scope(interaction)
+        row = await self.bot.stats.member(scope, who.id)
+        embed = stats_embed(who.display_name, row, await self._server_tr(scope))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description=locale_str("The last finished games in this channel or server"))
@@ -108,11 +106,10 @@ class StatsCommands(commands.Cog):
     async def history(
         self, interaction: discord.Interaction, scope: app_commands.Choice[str] | None = None
     ) -> None:
-        assert interaction.guild_id is not None
         tr = for_member(interaction)
         whole_server = scope is not None and scope.value == "server"
         channel_id = None if whole_server else interaction.channel_id
-        games = await self.bot.stats.history(interaction.guild_id, channel_id)
+        games = await self.bot.stats.history(board_scope(interaction), channel_id)
         if channel_id:
             title = tr.text("🎲 Recent Farkle games in this channel")
         else:
@@ -122,9 +119,8 @@ class StatsCommands(commands.Cog):
     @app_commands.command(description=locale_str("A finished game, move by move"))
     @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
-        assert interaction.guild_id is not None
         tr = for_member(interaction)
-        replayed = await self.bot.stats.replay(interaction.guild_id, game)
+        replayed = await self.bot.stats.replay(board_scope(interaction), game)
         if replayed is None:
             missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
             await interaction.response.send_message(missing, ephemeral=True)
@@ -158,8 +154,10 @@ class StatsCommands(commands.Cog):
     )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def reset_leaderboard(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None
         tr = for_member(interaction)
+        if interaction.guild_id is None:
+            await reply_ephemeral(interaction, tr.say(NOT_IN_DMS))
+            return
         warning = tr.text(
             "This deletes every member's statistics in this server; game history stays. It cannot be undone."
         )

@@ -120,7 +120,8 @@ class SessionManager:
                 log.exception(
                     "Could not restore the saved game in channel %s; leaving it aside", stored.channel_id
                 )
-                unreadable.append(stored.channel_id)
+                if stored.guild_id != stored.channel_id:  # a DM's or group DM's game: only a press reaches it
+                    unreadable.append(stored.channel_id)
                 self._set_aside[stored.channel_id] = stored.revision
                 continue
             self._sessions[session.channel_id] = session

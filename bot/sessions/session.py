@@ -41,6 +41,9 @@ class TableSettings:
     max_players: int = 8
     hints: bool = True
     language: str | None = None  # boards and results: a `LANGUAGES` code, None follows the server's locale
+    # False where the app is not a member (a DM between members, a group DM, a server without the bot):
+    # Discord refuses channel routes there, so the game lives in interaction responses only.
+    channel_routes: bool = True
 
 
 @dataclass
@@ -100,6 +103,7 @@ class Snapshot:
     board_message_id: int | None = None
     turn_timeout: int = 120
     language: str | None = None  # the server's language setting when the game was created
+    channel_routes: bool = True  # False: reach the board only through interaction tokens
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -215,6 +219,7 @@ class Session:
             "hints": self.table.hints,
             "turn_timeout": self.table.turn_timeout,
             "language": self.table.language,
+            "channel_routes": self.table.channel_routes,
             "board_message_id": self.board_message_id,
         }
         if game is None:

@@ -1,0 +1,167 @@
+"""Whole games where the app is used by user install and is not a member: a group DM, a DM between two
+members, a server without the bot; and solo in the bot's own DM. No route Discord refuses is called."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import discord
+import pytest
+import simcord
+
+from tests.cogs.conftest import Dice
+from tests.cogs.play import FARKLE, SIX_ONES, MakeBot, board_message, buttons, field, query, restart
+from tests.cogs.user_install import DM, GROUP_DM, GUILD_TEXT, Conversation, UserInstall, user_install
+
+__all__ = ["user_install"]  # the fixture, used by name
+
+ROLL_OFF = (6, 2, 3)  # the first seat (the host) starts
+
+
+@pytest.fixture(autouse=True)
+def nothing_refused(user_install: UserInstall) -> Iterator[None]:
+    yield
+    assert user_install.refused == [], "the bot called routes Discord refuses where it is not a member"
+
+
+def board(conversation: Conversation) -> discord.Message:
+    for message in reversed(conversation.messages()):
+        if message.embeds and (message.embeds[0].title or "").startswith(("🎲 Farkle", "🏆")):
+            return message
+    raise AssertionError("no Farkle board in the conversation")
+
+
+async def act(conversation: Conversation, user: simcord.UserHandle, action: str) -> None:
+    message = board(conversation)
+    result = await conversation.press(user, message, buttons(message)[action].custom_id)
+    assert not result.ephemeral, result.response and result.response.content
+
+
+async def keep_all(conversation: Conversation, user: simcord.UserHandle) -> None:
+    for key in [key for key in buttons(board(conversation)) if key.startswith("die:")]:
+        await act(conversation, user, key)
+
+
+async def open_game(conversation: Conversation) -> None:
+    host, *others = conversation.members
+    result = await conversation.slash(host, "farkle new")
+    assert not result.ephemeral and result.response is not None, result.response
+    for member in others:
+        await act(conversation, member, "join")
+    await act(conversation, host, "start")
+
+
+async def win_in_one_turn(conversation: Conversation) -> None:
+    """The host rolls six ones five times (10,000), the others farkle in the final round."""
+    host, *others = conversation.members
+    for _ in range(5):
+        await act(conversation, host, "roll")
+        await keep_all(conversation, host)
+    await act(conversation, host, "bank")
+    for member in others:
+        await act(conversation, member, "roll")
+
+
+def pings(conversation: Conversation) -> list[str]:
+    return [m.content for m in conversation.messages() if "it's your turn" in m.content]
+
+
+@pytest.mark.parametrize(
+    ("kind", "names", "guild_id"),
+    [
+        (GROUP_DM, ("ana", "ben", "cy"), None),
+        (DM, ("ana", "ben"), None),
+        (GUILD_TEXT, ("ana", "ben"), 424242424242424242),
+    ],
+    ids=["group-dm", "dm", "server-without-the-bot"],
+)
+async def test_a_whole_game_plays_in_interaction_responses(
+    user_install: UserInstall, dice: Dice, kind: int, names: tuple[str, ...], guild_id: int | None
+) -> None:
+    conversation = user_install.conversation(kind, *names, guild_id=guild_id)
+    dice.script(ROLL_OFF[: len(names)], *[SIX_ONES] * 5, *[FARKLE] * (len(names) - 1))
+    await open_game(conversation)
+    await win_in_one_turn(conversation)
+
+    final = board(conversation)
+    assert list(buttons(final)) == ["rematch"]
+    assert field(final, "Final standings").splitlines()[0] == "**1.** ana · 10,000"
+    assert len([m for m in conversation.messages() if m.embeds]) == 1, "one board, edited in place"
+    # Each turn's player was mentioned by a follow-up of the press that passed the turn to them.
+    assert pings(conversation)[-1].startswith(f"<@{conversation.members[-1].id}>")
+    scope = guild_id or conversation.channel.id
+    counted = await query(user_install.env, "SELECT COUNT(*) FROM player_stats WHERE guild_id = :g", g=scope)
+    assert counted == [(len(names),)], "the game counts on the server's or the conversation's board"
+
+
+async def test_a_server_with_external_apps_off_says_so(user_install: UserInstall) -> None:
+    conversation = user_install.conversation(GUILD_TEXT, "ana", "ben", guild_id=5151, external_apps=False)
+    result = await conversation.slash(conversation.members[0], "farkle new")
+    assert result.ephemeral and result.response is not None
+    assert "can't be posted here" in result.response.content
+    assert [m for m in conversation.messages() if m.embeds] == []
+
+
+async def test_everyone_idle_past_the_token_lifetime_then_a_press_redraws(
+    user_install: UserInstall, dice: Dice, env: simcord.Env
+) -> None:
+    conversation = user_install.conversation(GROUP_DM, "ana", "ben", "cy")
+    dice.script(ROLL_OFF, (5, 2, 3, 4, 6, 6))
+    await open_game(conversation)
+    ana, ben, _ = conversation.members
+    await act(conversation, ana, "roll")
+    await env.advance_time(20 * 60)  # turns time out, the last ones after every token expired
+    stale = board(conversation)
+    assert "ben was removed" not in field(stale, "Latest"), "drawn before the last timers, by the last token"
+
+    result = await conversation.press(ben, stale, buttons(stale)["roll"].custom_id)
+    redrawn = board(conversation)
+    assert redrawn.id == stale.id, "the press's answer redraws the board in place"
+    assert list(buttons(redrawn)) == ["rematch"]
+    what_happened = field(redrawn, "Last moves")
+    assert "🚫 ben was removed after three idle turns" in what_happened and "🏆 Game over" in what_happened
+    assert result.followups and result.followups[0].ephemeral, "the refusal is the presser's alone"
+
+
+async def test_a_restart_mid_game_in_a_group_dm_calls_no_channel_route(
+    user_install: UserInstall, dice: Dice, env: simcord.Env, make_bot: MakeBot
+) -> None:
+    conversation = user_install.conversation(GROUP_DM, "ana", "ben", "cy")
+    dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE, FARKLE)
+    await open_game(conversation)
+    ana = conversation.members[0]
+    await act(conversation, ana, "roll")
+    await restart(env, make_bot)
+    await env.settle()
+    await keep_all(conversation, ana)
+    for _ in range(4):
+        await act(conversation, ana, "roll")
+        await keep_all(conversation, ana)
+    await act(conversation, ana, "bank")
+    for member in conversation.members[1:]:
+        await act(conversation, member, "roll")
+    assert list(buttons(board(conversation))) == ["rematch"]
+
+
+async def test_solo_in_the_bot_s_dm_against_a_computer(env: simcord.Env, dice: Dice) -> None:
+    ana = env.create_user("ana")
+    dice.script((6, 2), *[SIX_ONES] * 5, FARKLE)
+    result = await ana.slash("farkle new")
+    assert not result.ephemeral, result.response and result.response.content
+    channel = ana.dm_channel
+
+    async def press(action: str) -> None:
+        message = board_message(channel)
+        pressed = await ana.click(message, custom_id=buttons(message)[action].custom_id)
+        assert not pressed.ephemeral, pressed.response and pressed.response.content
+
+    await press("cpu:easy")
+    await press("start")
+    for _ in range(5):
+        await press("roll")
+        for key in [key for key in buttons(board_message(channel)) if key.startswith("die:")]:
+            await press(key)
+    await press("bank")
+    results = board_message(channel)
+    assert list(buttons(results)) == ["rematch"]
+    assert field(results, "Final standings").splitlines()[0] == "**1.** ana · 10,000"
