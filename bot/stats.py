@@ -66,6 +66,10 @@ class StatsService:
     async def member(self, guild_id: int, user_id: int) -> StatsRow | None:
         return await self._db.read(partial(results.member_stats, guild_id=guild_id, user_id=user_id))
 
+    async def overall(self, user_id: int) -> StatsRow | None:
+        """A member's numbers over every server and conversation they played in."""
+        return await self._db.read(partial(results.member_overall, user_id=user_id))
+
     async def history(self, guild_id: int, channel_id: int | None) -> list[GameSummary]:
         return await self._db.read(partial(results.recent_games, guild_id=guild_id, channel_id=channel_id))
 

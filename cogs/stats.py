@@ -96,8 +96,12 @@ class StatsCommands(commands.Cog):
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         who = member or interaction.user
         scope = board_scope(interaction)
-        row = await self.bot.stats.member(scope, who.id)
-        embed = stats_embed(who.display_name, row, await self._server_tr(scope))
+        if interaction.guild_id is None:  # a DM or group DM: the member's numbers everywhere
+            row = await self.bot.stats.overall(who.id)
+            embed = stats_embed(who.display_name, row, for_member(interaction), everywhere=True)
+        else:
+            row = await self.bot.stats.member(scope, who.id)
+            embed = stats_embed(who.display_name, row, await self._server_tr(scope))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description=locale_str("The last finished games in this channel or server"))

@@ -86,10 +86,19 @@ def leaderboard_view(
     return view
 
 
-def stats_embed(name: str, row: StatsRow | None, tr: Translator) -> discord.Embed:
+def stats_embed(
+    name: str, row: StatsRow | None, tr: Translator, *, everywhere: bool = False
+) -> discord.Embed:
+    """A member's numbers on one board, or `everywhere` (every server and conversation, asked in a DM)."""
     embed = discord.Embed(title=tr.text("📊 {name} at Farkle", name=capped_name(name)), colour=GOLD)
+    if everywhere:
+        embed.set_footer(text=tr.text("Every server and conversation you played in"))
     if row is None:
-        embed.description = tr.text("No counted games in this server yet.")
+        embed.description = (
+            tr.text("No counted games yet.")
+            if everywhere
+            else tr.text("No counted games in this server yet.")
+        )
         return embed
     values = {
         N_("Games"): tr.number(row.games),

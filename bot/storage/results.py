@@ -261,6 +261,23 @@ def member_stats(connection: Connection, guild_id: int, user_id: int) -> StatsRo
     return _row(row) if row is not None else None
 
 
+# A member's totals over every board (servers and conversations): sums, bests, and the rating of the board
+# they played most on (ratings of different boards don't add up). Names sort by code point on both backends.
+_OVERALL = text(
+    "SELECT user_id, MAX(name) AS name, SUM(games) AS games, SUM(wins) AS wins, SUM(points) AS points,"
+    " SUM(turns) AS turns, MAX(best_turn) AS best_turn, MAX(best_game) AS best_game,"
+    " SUM(farkles) AS farkles, SUM(hot_dice) AS hot_dice,"
+    " (SELECT rating FROM player_stats AS most WHERE most.user_id = :user"
+    "  ORDER BY most.games DESC, most.guild_id LIMIT 1) AS rating"
+    " FROM player_stats WHERE user_id = :user GROUP BY user_id"
+)
+
+
+def member_overall(connection: Connection, user_id: int) -> StatsRow | None:
+    row = connection.execute(_OVERALL, {"user": user_id}).mappings().first()
+    return _row(row) if row is not None else None
+
+
 _GAME_SEATS = text(
     "SELECT name, final_bank, won FROM game_players WHERE game_id = :game ORDER BY placement, seat"
 )

@@ -92,6 +92,12 @@ async def test_a_whole_game_plays_in_interaction_responses(
     scope = guild_id or conversation.channel.id
     counted = await query(user_install.env, "SELECT COUNT(*) FROM player_stats WHERE guild_id = :g", g=scope)
     assert counted == [(len(names),)], "the game counts on the server's or the conversation's board"
+    shown = await conversation.slash(conversation.members[0], "farkle stats")
+    assert shown.response is not None and shown.response.embeds
+    numbers = {f.name: f.value for f in shown.response.embeds[0].fields}
+    assert numbers["Games"] == "1" and numbers["Wins"].startswith("1 ")
+    everywhere = shown.response.embeds[0].footer.text == "Every server and conversation you played in"
+    assert everywhere == (guild_id is None), "in a DM or group DM: the member's numbers everywhere"
 
 
 async def test_a_server_with_external_apps_off_says_so(user_install: UserInstall) -> None:

@@ -431,6 +431,21 @@ async def test_thirty_day_window(db: Database) -> None:
     assert len(await board(db, "wins", "all", now=NOW + 30 * DAY)) == 4
 
 
+async def test_a_member_s_numbers_everywhere_add_up_every_board(db: Database) -> None:
+    await Sessions(db).save(finished("g1", [seat(ANA), seat(BEN)]))
+    await write(db, synthetic("x1", player(ANA), player(CY, won=True), guild=OTHER_GUILD))
+    here, there = await member_stats(db, GUILD, ANA), await member_stats(db, OTHER_GUILD, ANA)
+    assert here is not None and there is not None
+
+    overall = await db.read(partial(results.member_overall, user_id=ANA))
+
+    assert overall is not None
+    assert (overall.games, overall.wins, overall.points) == (2, 1, here.points + there.points)
+    assert overall.best_turn == max(here.best_turn, there.best_turn)
+    assert overall.rating in (here.rating, there.rating)
+    assert await db.read(partial(results.member_overall, user_id=12345)) is None
+
+
 # ---------------------------------------------------------------------- privacy and resets
 
 
