@@ -125,6 +125,7 @@ class Boards(commands.Cog):
             and await self._redraw_pressed(interaction, pressed)
         ):
             await interaction.followup.send(tr.say(outcome.refusal), ephemeral=True)
+            self.delivery.followed_up(interaction)
             return
         if outcome.refusal is not None or outcome.snapshot is None:
             await reply_ephemeral(interaction, tr.say(outcome.refusal or Message("Nothing changed.")))
@@ -204,6 +205,7 @@ class Boards(commands.Cog):
             and shown.preview.error
         ):
             await interaction.followup.send(for_member(interaction).say(shown.preview.error), ephemeral=True)
+            self.delivery.followed_up(interaction)
 
     async def hint(self, interaction: discord.Interaction, channel_id: int, ref: ButtonRef) -> None:
         advice = await self.manager.hint(channel_id, ref.game_id, interaction.user.id)

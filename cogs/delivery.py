@@ -81,6 +81,12 @@ class Delivery:
         if not snapshot.channel_routes:  # answered within Discord's 3 s of its creation: the margin covers it
             self._tokens[snapshot.channel_id] = _Token(interaction, self._clock.now())
 
+    def followed_up(self, interaction: discord.Interaction) -> None:
+        """Another follow-up of `interaction` was sent (a private note): it counts against the limit."""
+        token = self._tokens.get(interaction.channel_id or 0)
+        if token is not None and token.interaction.id == interaction.id:
+            token.follow_ups += 1
+
     def _live(self, token: _Token | None) -> _Token | None:
         alive = token is not None and self._clock.now() < token.issued + TOKEN_LIFETIME - TOKEN_MARGIN
         return token if alive else None

@@ -75,9 +75,9 @@ class Farkle(
             return
         user = interaction.user
         table = config.table
-        if interaction.guild_id is None:  # no server setting: the board speaks its host's language
-            table = replace(table, language=language_of(interaction.locale))
         in_channel = channel_routes(interaction)
+        if table.language is None and not (in_channel and interaction.guild_id):  # no server's language here
+            table = replace(table, language=language_of(interaction.guild_locale or interaction.locale))
         open_in = partial(
             self.manager.open_lobby,
             scope,

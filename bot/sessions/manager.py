@@ -112,7 +112,7 @@ class SessionManager:
         """
         unreadable = []
         for stored in await self._store.load_all():
-            if not owns(stored.guild_id):
+            if not owns(_routed_by(stored.guild_id, stored.channel_id)):
                 continue
             try:
                 session = Session.from_stored(stored)
@@ -120,7 +120,7 @@ class SessionManager:
                 log.exception(
                     "Could not restore the saved game in channel %s; leaving it aside", stored.channel_id
                 )
-                if stored.guild_id != stored.channel_id:  # a DM's or group DM's game: only a press reaches it
+                if stored.guild_id != stored.channel_id:  # a conversation's game: only a press reaches it
                     unreadable.append(stored.channel_id)
                 self._set_aside[stored.channel_id] = stored.revision
                 continue
@@ -136,7 +136,7 @@ class SessionManager:
         for listener in self._restore_listeners:
             await listener(restored)
         for record in await self._store.unannounced():  # a crash came between the commit and the event
-            if owns(record.guild_id):
+            if owns(_routed_by(record.guild_id, record.channel_id)):
                 self.events.publish(GameEnded(record))
         return restored
 
@@ -393,3 +393,9 @@ class SessionManager:
 
 
 _CATCH_UP_ORDER = {"playing": 0, "lobby": 1, "over": 2, "closed": 3}
+
+
+def _routed_by(guild_id: int, channel_id: int) -> int:
+    """The guild id that decides which shard runs a game: a DM's or group DM's game (kept under its own
+    channel id) is routed like guild 0, because Discord sends direct-message interactions to shard 0."""
+    return 0 if guild_id == channel_id else guild_id

@@ -9,6 +9,7 @@ import discord
 import pytest
 import simcord
 
+from bot.i18n import for_server
 from tests.cogs.conftest import Dice
 from tests.cogs.play import FARKLE, SIX_ONES, MakeBot, board_message, buttons, field, query, restart
 from tests.cogs.user_install import DM, GROUP_DM, GUILD_TEXT, Conversation, UserInstall, user_install
@@ -98,6 +99,23 @@ async def test_a_whole_game_plays_in_interaction_responses(
     assert numbers["Games"] == "1" and numbers["Wins"].startswith("1 ")
     everywhere = shown.response.embeds[0].footer.text == "Every server and conversation you played in"
     assert everywhere == (guild_id is None), "in a DM or group DM: the member's numbers everywhere"
+
+
+async def test_in_a_group_dm_the_board_speaks_its_host_s_language_and_answers_each_member_s(
+    user_install: UserInstall,
+) -> None:
+    conversation = user_install.conversation(GROUP_DM, "ana", "ben")
+    ana, ben = conversation.members
+    conversation.locales.update({ana.id: "fr", ben.id: "de"})
+    await conversation.slash(ana, "farkle new")
+    await act(conversation, ben, "join")
+    lobby = board(conversation)
+    players = for_server("fr", None).text("Players ({count}/{most})", count=2, most=8)
+    assert players in {f.name for f in lobby.embeds[0].fields}
+
+    result = await conversation.press(ben, lobby, buttons(lobby)["start"].custom_id)
+    refusal = for_server("de", None).text("Only the host, {name}, can start.", name="ana")
+    assert result.followups and result.followups[0].content == refusal
 
 
 async def test_a_server_with_external_apps_off_says_so(user_install: UserInstall) -> None:

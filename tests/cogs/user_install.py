@@ -44,6 +44,7 @@ class Conversation:
     members: tuple[simcord.UserHandle, ...]
     guild_id: int | None = None  # a server without the bot
     external_apps: bool = True  # the server lets members use external apps
+    locales: dict[int, str] = field(default_factory=dict)  # each member's client language (unset: en-US)
 
     def messages(self) -> list[discord.Message]:
         return self.channel.history()
@@ -80,6 +81,7 @@ class Conversation:
         recipients = [dict(serializers.user_payload(backend.get_user(m.id))) for m in self.members]
         payload["channel"] = {"id": str(self.channel.id), "type": self.kind, "recipients": recipients}
         payload["authorizing_integration_owners"] = {"1": str(user.id)}
+        payload["locale"] = self.locales.get(user.id, "en-US")
         payload["context"] = 2 if self.guild_id is None else 0
         if self.guild_id is not None:
             permissions = discord.Permissions.text().value & ~USE_EXTERNAL_APPS
