@@ -17,7 +17,7 @@ from multiprocessing.connection import Connection
 from typing import Protocol
 
 from bot.engine import Ruleset
-from bot.engine.winprob import WinTables, adopt, solve_winprob, table_key, tables_for, unsupported
+from bot.engine.winprob import WinTables, adopt, table_key, tables_for, unsupported
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,9 @@ async def solve_in_process(rules: Ruleset) -> bytes:
 
 
 def _solve_and_send(rules: Ruleset, send: Connection) -> None:
+    """The worker's whole life. The solver (and Numba, ~60 MB) is imported here, in the worker only."""
+    from bot.engine.winsolve import solve_winprob
+
     send.send_bytes(solve_winprob(rules).to_bytes())
 
 

@@ -13,7 +13,8 @@ import simcord
 from bot.client import FarkleBot
 from bot.engine import strategy_for
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.winprob import WinTables, _streaks, adopt, forget
+from bot.engine.wingame import streak_count
+from bot.engine.winprob import WinTables, adopt, forget
 from bot.settings import Settings
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import act, board_message, description, field, press, restart
@@ -23,7 +24,7 @@ CHANCES = re.compile(r"you win \*\*(\d+\.\d) %\*\*")
 
 def flat_tables(rules: Ruleset) -> WinTables:
     """Tables of a coin-flip game: legal and quick to make; the choices' chances still differ by turn."""
-    size, streaks = rules.target // 50, _streaks(rules)
+    size, streaks = rules.target // 50, streak_count(rules)
     return WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
 
 

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import forget, solve_winprob, table_key, tables_for
+from bot.engine.winprob import forget, table_key, tables_for
+from bot.engine.winsolve import solve_winprob
 from bot.sessions.win_tables import WinTableKeeper, solve_in_process
 
 TINY = Ruleset(target=1000)
