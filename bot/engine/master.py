@@ -76,19 +76,21 @@ def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None
         return None
     rules, view = game.rules, turn_view(game)
     mine, theirs = view.me.farkle_streak, view.others[0].farkle_streak
-    turn = tables.turn(view.me.bank, view.others[0].bank, mine, theirs)
+    bank, other = view.me.bank, view.others[0].bank
     t = view.turn
     choices: list[WinChoice] = []
-    if game.phase == "turn_start":
-        choices.append(WinChoice("roll", (), 0, 6, turn.rolling(0, 6), Action("roll", view.player)))
+    if game.phase == "turn_start":  # a fresh turn's chance is in the table: no turn to solve
+        fresh = tables.value(bank, other, mine, theirs)
+        choices.append(WinChoice("roll", (), 0, 6, fresh, Action("roll", view.player)))
         offer = t.piggyback_dice
         if offer is not None and any(a.kind == "piggyback" for a in game.legal_actions()):
             inherited = offered_points(game)
-            chance = turn.rolling(inherited, offer)
+            chance = tables.turn(bank, other, mine, theirs).rolling(inherited, offer)
             choices.append(
                 WinChoice("piggyback", (), inherited, offer, chance, Action("piggyback", view.player))
             )
     else:
+        turn = tables.turn(bank, other, mine, theirs)
         for keep in legal_keeps(rules, view, per_count=True):
             if may_bank(rules, view, keep):
                 action = keep_action(view, keep, True)

@@ -30,6 +30,7 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -42,6 +43,7 @@ from bot.engine.winturn import TurnSolver
 _VERSION = 1
 _MAGIC = b"FWT1"
 DEFAULT_MARGIN = 3000
+RECENT_TURNS = 32  # solved turns kept per ruleset (~12 KB each)
 
 
 def unsupported(rules: Ruleset) -> Message | None:
@@ -69,6 +71,7 @@ class WinTables:
         self._values = values
         self._game = win_game(rules, margin)
         self._turns = TurnSolver(self._game)
+        self._recent_turns = lru_cache(maxsize=RECENT_TURNS)(self._solve_turn)
         self.unit = score_unit(rules)
 
     @property
@@ -88,7 +91,14 @@ class WinTables:
         return float(self._values[a, b, self._index(bank), self._index(other)])
 
     def turn(self, bank: int, other: int, mine: int = 0, theirs: int = 0) -> TurnValues:
-        """Values inside the turn of a player with `bank` against `other` (points, below the target)."""
+        """Values inside the turn of a player with `bank` against `other` (points, below the target).
+
+        A turn solve takes a millisecond or two: the recent ones are kept, so every later choice of the
+        same turn (and the Hint's) reads them.
+        """
+        return self._recent_turns(bank, other, mine, theirs)
+
+    def _solve_turn(self, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
         values = self._values
         i, j = self._index(bank), self._index(other)
         a, b = self._streak(mine), self._streak(theirs)
