@@ -305,15 +305,22 @@ class Boards(commands.Cog):
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         tr = self.shown_to(snapshot)
-        if not snapshot.channel_routes:
-            await self._announce_by_token(outcome, tr)
-            return
+        half = snapshot.turn_timeout // 2
+        reminder = tr.plural(
+            "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
+        )
+        your_turn = tr.text("🎲 it's your turn!")
         try:
+            if not snapshot.channel_routes:
+                await self.delivery.announce(
+                    snapshot, outcome.reminder_for, reminder, outcome.turn_for, your_turn
+                )
+                return
             if outcome.reminder_for is not None:
-                await _ping(channel, outcome.reminder_for, self._reminder(snapshot, tr))
+                await _ping(channel, outcome.reminder_for, reminder)
             if outcome.turn_for is None:
                 return
-            ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
+            ping = await _ping(channel, outcome.turn_for, your_turn)
             previous = self.manager.attach_ping(
                 snapshot.channel_id, snapshot.game_id, ping.id, snapshot.turn_number
             )
@@ -321,30 +328,6 @@ class Boards(commands.Cog):
                 await channel.get_partial_message(previous).delete()
         except discord.HTTPException as error:
             log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
-
-    async def _announce_by_token(self, outcome: Outcome, tr: Translator) -> None:
-        snapshot = outcome.snapshot
-        assert snapshot is not None
-        try:
-            if outcome.reminder_for is not None:
-                await self.delivery.post_ping(
-                    snapshot, outcome.reminder_for, self._reminder(snapshot, tr), turn=False
-                )
-            if outcome.turn_for is not None:
-                await self.delivery.post_ping(
-                    snapshot, outcome.turn_for, tr.text("🎲 it's your turn!"), turn=True
-                )
-        except discord.HTTPException as error:
-            log.warning(
-                "Could not post or tidy a turn ping in conversation %s: %s", snapshot.channel_id, error
-            )
-
-    @staticmethod
-    def _reminder(snapshot: Snapshot, tr: Translator) -> str:
-        half = snapshot.turn_timeout // 2
-        return tr.plural(
-            "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
-        )
 
     async def _retire_board(self, snapshot: Snapshot, message_id: int) -> None:
         """An older board says where the game went and loses its buttons."""

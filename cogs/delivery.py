@@ -107,6 +107,20 @@ class Delivery:
             return False
         return True
 
+    async def announce(
+        self,
+        snapshot: Snapshot,
+        reminder_for: int | None,
+        reminder: str,
+        turn_for: int | None,
+        your_turn: str,
+    ) -> None:
+        """A turn's reminder and the next player's ping, as follow-ups of the freshest token."""
+        if reminder_for is not None:
+            await self.post_ping(snapshot, reminder_for, reminder, turn=False)
+        if turn_for is not None:
+            await self.post_ping(snapshot, turn_for, your_turn, turn=True)
+
     async def post_ping(self, snapshot: Snapshot, user_id: int, text: str, *, turn: bool) -> None:
         """A follow-up that mentions exactly one member, while the freshest token has one left; a turn
         ping deletes the previous one through the token that sent it. Without a token the board alone
