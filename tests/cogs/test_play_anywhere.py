@@ -189,3 +189,21 @@ async def test_solo_in_the_bot_s_dm_against_a_computer(env: simcord.Env, dice: D
     results = board_message(channel)
     assert list(buttons(results)) == ["rematch"]
     assert field(results, "Final standings").splitlines()[0] == "**1.** ana · 10,000"
+
+
+async def test_slash_commands_answer_with_the_board_where_only_interactions_reach(
+    user_install: UserInstall,
+) -> None:
+    conversation = user_install.conversation(GROUP_DM, "ana", "ben")
+    ana, ben = conversation.members
+    await conversation.slash(ana, "farkle new")
+    joined = await conversation.slash(ben, "farkle join")
+    assert joined.response is not None and not joined.ephemeral
+    lobby = board(conversation)
+    assert lobby.id == joined.response.id, "the answer is the board: nothing else could redraw it"
+    assert "ben" in field(lobby, "Players (2/8)")
+
+    again = await conversation.slash(ana, "farkle board")
+    assert again.response is not None and board(conversation).id == again.response.id
+    await act(conversation, ana, "start")
+    assert "turn" in (board(conversation).embeds[0].description or "")
