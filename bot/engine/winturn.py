@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.engine.wingame import FloatArray, WinGame
+from bot.engine.wingame import Chances, FloatArray, WinGame
 
 
 class TurnSolver:
@@ -37,7 +37,7 @@ class TurnSolver:
         self._forced = game.forced
 
     def rolling(
-        self, i: int, j: int, farkled: float, penalized: float, values: FloatArray
+        self, i: int, j: int, farkled: float, penalized: float, values: Chances
     ) -> tuple[FloatArray, int]:
         """`(rolling, top)`: `rolling[t, left]` is the chance to win when rolling `left or dice` dice at turn
         total t (units) with bank index i against j; totals past `top` are worth what `top` is.
