@@ -137,6 +137,7 @@ async def test_everyone_idle_past_the_token_lifetime_then_a_press_redraws(
     await env.advance_time(20 * 60)  # turns time out, the last ones after every token expired
     stale = board(conversation)
     assert "ben was removed" not in field(stale, "Latest"), "drawn before the last timers, by the last token"
+    assert max(user_install.follow_ups.values()) == 5, "timers pinged through ana's token up to the limit"
 
     result = await conversation.press(ben, stale, buttons(stale)["roll"].custom_id)
     redrawn = board(conversation)
