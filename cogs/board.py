@@ -26,9 +26,11 @@ from bot.engine.events import Left
 from bot.engine.messages import N_, Message
 from bot.errors import reply_ephemeral, report_error
 from bot.i18n import for_member, for_server
-from bot.render.board import Rendered, hint_text, moved_board, render
-from bot.render.components import TEMPLATE, ButtonRef
+from bot.render.components import TEMPLATE, ButtonRef, Rendered
+from bot.render.help import hint_text
 from bot.render.language import Translator
+from bot.render.results import moved_board
+from bot.render.table import render
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome, Restored
@@ -76,7 +78,6 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
                 channel_id, ref.game_id, ref.seq, user.id, user.display_name, ref.action, ref.arg
             )
             await boards.show(interaction, outcome, pressed=ref)
-            await boards.explain_selection(interaction, ref, outcome)
         except Exception as error:
             await report_error(interaction, error)
 
@@ -159,20 +160,6 @@ class Boards(commands.Cog):
             )
         else:  # pressed on an older copy whose retirement failed: the board players follow moves too
             await self.redraw(snapshot, rendered)
-
-    async def explain_selection(
-        self, interaction: discord.Interaction, ref: ButtonRef, outcome: Outcome
-    ) -> None:
-        """Roll and Bank are disabled for a selection that does not score: say why, privately."""
-        shown = outcome.snapshot
-        if (
-            ref.action in (ButtonAction.PICK, ButtonAction.DROP)
-            and shown
-            and shown.selection
-            and shown.preview
-            and shown.preview.error
-        ):
-            await interaction.followup.send(for_member(interaction).say(shown.preview.error), ephemeral=True)
 
     async def hint(self, interaction: discord.Interaction, channel_id: int, ref: ButtonRef) -> None:
         advice = await self.manager.hint(channel_id, ref.game_id, interaction.user.id)

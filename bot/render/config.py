@@ -9,7 +9,8 @@ import discord
 
 from bot.engine import Ruleset
 from bot.engine.messages import N_
-from bot.render.board import GOLD, rules_embed
+from bot.render.components import GOLD
+from bot.render.help import rules_embed
 from bot.render.language import Translator
 from bot.render.words import capped_name, typed_words
 from bot.sessions.session import TableSettings

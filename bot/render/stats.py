@@ -8,8 +8,7 @@ from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
-from bot.render.board import GOLD
-from bot.render.components import Button, DrawnView
+from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
 from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe
 

@@ -30,6 +30,7 @@ from tests.cogs.play import (
     execute,
     farkle,
     field,
+    is_board,
     keep_all,
     labels,
     latest,
@@ -102,7 +103,9 @@ async def test_restart_mid_turn_then_finish_on_the_old_board(
     assert board.id == before.id, "the whole game was played on the board posted before the restart"
     assert title(board) == "🏆 ana wins!"
     assert field(board, "Final standings").splitlines() == ["**1.** ana · 10,000", "**2.** ben · 0"]
-    assert [m for m in table.channel.history() if m.embeds and m.id not in messages] == [], "no second board"
+    assert [m for m in table.channel.history() if is_board(m) and m.id not in messages] == [], (
+        "no second board"
+    )
     assert await recorded(env) == (1, 2)
 
 
@@ -260,7 +263,7 @@ async def seed_leaderboard(env: simcord.Env, table: Table) -> None:
 
 
 def lines(message: discord.Message) -> list[str]:
-    return (message.embeds[0].description or "").splitlines()
+    return description(message).splitlines()
 
 
 def paging(message: discord.Message) -> list[tuple[str, bool]]:

@@ -18,6 +18,7 @@ from tests.cogs.play import (
     buttons,
     description,
     field,
+    fields,
     keep,
     latest,
     open_game,
@@ -25,13 +26,14 @@ from tests.cogs.play import (
     press,
     read_dice,
     refused,
+    texts,
     title,
 )
 
 
 def players(channel: simcord.ChannelHandle) -> list[str]:
     message = board_message(channel)
-    name = next(f.name for f in message.embeds[0].fields if (f.name or "").startswith("Players"))
+    name = next(name for name in fields(message) if name.startswith("Players"))
     return field(message, name).splitlines()
 
 
@@ -245,7 +247,7 @@ async def test_rematch_needs_every_player_and_rolls_off_again(table: Table, dice
     result = await table.ben.click(results, custom_id=buttons(results)["rematch"].custom_id)
     assert not (result.response and result.response.content.startswith("Something"))
     assert players(table.channel) == ["👑 ana", "• ben"]
-    lobbies = [m for m in table.channel.history() if m.embeds and "lobby" in title(m)]
+    lobbies = [m for m in table.channel.history() if "lobby" in title(m)]
     assert len(lobbies) == 1, "ben's press joins the rematch lobby instead of posting another one"
 
     await act(table.ana, table.channel, "start")
@@ -261,7 +263,7 @@ async def test_rematch_pressed_by_both_players_at_once_posts_one_lobby(table: Ta
     results = board_message(table.channel)
     rematch = buttons(results)["rematch"].custom_id
     answers = await press_together(table.env, [(table.ana, results, rematch), (table.ben, results, rematch)])
-    lobbies = [m for m in table.channel.history() if m.embeds and "lobby" in title(m)]
+    lobbies = [m for m in table.channel.history() if "lobby" in title(m)]
     assert len(lobbies) == 1, "one game, one lobby message"
     assert sorted(players(table.channel)) == ["• ben", "👑 ana"]
     assert [a.ephemeral for a in answers] == [False, True]  # ana posted it, ben is told privately
@@ -284,7 +286,7 @@ async def test_board_is_posted_again_at_the_bottom(table: Table, dice: Dice) -> 
     assert new.id != old.id and table.channel.history()[-1].id == new.id
     assert field(new, "Roll") == field(old, "Roll")
     old_now = next(m for m in table.channel.history() if m.id == old.id)
-    assert old_now.embeds[0].description == "The board moved down ⬇️" and buttons(old_now) == {}
+    assert texts(old_now) == ["The board moved down ⬇️"] and buttons(old_now) == {}
     await keep(table.ana, table.channel, 0)  # the new board plays on
     assert field(board_message(table.channel), "Roll").endswith("✅ ⬛ ⬛ ⬛ ⬛ ⬛")
 

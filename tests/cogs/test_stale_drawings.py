@@ -18,6 +18,7 @@ from tests.cogs.play import (
     act,
     board_message,
     buttons,
+    description,
     field,
     open_game,
     read_dice,
@@ -76,7 +77,7 @@ async def test_roll_from_a_drawing_older_than_the_last_toggles(table: Table, dic
     assert not result.ephemeral, result.response and result.response.content
     board = board_message(table.channel)
     assert read_dice(field(board, "Roll")).startswith("2 2 2 6"), "both 1s were kept: four dice rolled"
-    assert "turn total **200**" in (board.embeds[0].description or "")
+    assert "turn total **200**" in description(board)
 
 
 async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dice) -> None:
@@ -94,7 +95,7 @@ async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dic
     late = await table.ana.click(drawing, custom_id=ids["die:4"].custom_id)
     assert late.ephemeral and late.response is not None and late.response.content == str(OUTDATED)
     await table.ana.slash(table.channel, "farkle board")
-    assert "ben's turn" in (board_message(table.channel).embeds[0].description or "")
+    assert "ben's turn" in description(board_message(table.channel))
 
 
 async def test_lobby_buttons_keep_their_ids_while_players_join(table: Table) -> None:

@@ -233,6 +233,17 @@ async def test_roll_from_a_drawing_older_than_the_last_toggles_uses_the_stored_s
     assert h.snapshot.turn.total == 150 and h.snapshot.turn.roll == (2, 2, 2, 6)
 
 
+async def test_roll_from_a_drawing_before_a_selection_stopped_scoring_is_refused(h: Harness) -> None:
+    """The board disables Roll for a selection that doesn't score; a quick tap from the drawing before
+    still gets the reason, privately."""
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
+    ok(await h.press(ANA, "roll"))
+    ok(await h.press(ANA, "pick", "0"))
+    ok(await h.press(ANA, "pick", "2"))
+    refused = await h.press(ANA, "roll")
+    assert refused.refusal is not None and str(refused.refusal) == "The 2 doesn't score."
+
+
 async def test_a_press_waiting_on_a_failed_save_applies_to_the_restored_state(h: Harness) -> None:
     """The second press waits for the lock: it never sees the first one's uncommitted version."""
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
