@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import discord
 from discord import ui
 
-from bot.engine import LEVELS
+from bot.engine import LEVELS, Event
 from bot.engine.events import Farkled, HotDice, Kept, Rolled
 from bot.engine.master import plays_as_expert
 from bot.engine.messages import N_
@@ -205,42 +205,52 @@ def _status(snapshot: Snapshot, tr: Translator) -> str:
     return " · ".join(status)
 
 
+def _six_kept(recent: tuple[Event, ...], index: int) -> tuple[int, ...]:
+    """The dice set aside before `recent[index]` (a hot dice), back to the last six."""
+    kept: list[int] = []
+    for earlier in reversed(recent[:index]):
+        if isinstance(earlier, Kept):
+            kept[:0] = earlier.dice
+        if len(kept) >= 6:
+            break
+    return tuple(kept[-6:])
+
+
 def last_throw(snapshot: Snapshot) -> tuple[Farkled | HotDice, tuple[int, ...]] | None:
-    """The Farkle or hot dice that ended the last throw, with its dice, until the next roll is thrown:
-    the roll that farkled, or the six dice that scored."""
+    """What ended the last throw, with its dice: a Farkle and the roll that farkled, shown until the
+    next roll is thrown; hot dice and the six dice that scored, shown with the fresh roll they earned."""
     recent = snapshot.recent
+    rolls = 0
     for index in range(len(recent) - 1, -1, -1):
         event = recent[index]
         if isinstance(event, Rolled):
-            return None
-        if isinstance(event, Farkled):
+            rolls += 1
+            if rolls > 1:
+                return None
+        elif isinstance(event, Farkled) and rolls == 0:
             rolled = next((e for e in reversed(recent[:index]) if isinstance(e, Rolled)), None)
             return (event, rolled.dice) if rolled is not None else None
-        if isinstance(event, HotDice):
-            kept: list[int] = []
-            for earlier in reversed(recent[:index]):
-                if isinstance(earlier, Kept):
-                    kept[:0] = earlier.dice
-                if len(kept) >= 6:
-                    break
-            return event, tuple(kept)
+        elif isinstance(event, HotDice):
+            return event, _six_kept(recent, index)
     return None
 
 
 def _throw_block(snapshot: Snapshot, tr: Translator, art: DiceArt) -> str | None:
-    """The roll on the table: the dice to pick from, or the Farkle / hot dice that ended the last one."""
+    """The roll on the table, with the hot dice that earned it; or the Farkle that ended the turn."""
     turn = snapshot.turn
     assert turn is not None
+    shown = last_throw(snapshot)
+    said = ""
+    if shown is not None:
+        event, dice = shown
+        said = f"{art.line(dice)}\n{describe(event, names(snapshot, tr), tr) or ''}"
+        if isinstance(event, Farkled):
+            return heading(tr.text("Farkle!"), said)
     if turn.roll:
         picked = " ".join("✅" if i in snapshot.selection else "⬛" for i in range(len(turn.roll)))
-        return heading(tr.text("Roll"), f"{art.line(turn.roll)}\n{picked}")
-    shown = last_throw(snapshot)
-    if shown is None:
-        return None
-    event, dice = shown
-    said = describe(event, names(snapshot, tr), tr) or ""
-    title = tr.text("Farkle!") if isinstance(event, Farkled) else tr.text("Hot dice!")
-    return heading(title, f"{art.line(dice)}\n{said}")
+        roll = heading(tr.text("Roll"), f"{art.line(turn.roll)}\n{picked}")
+        return f"{heading(tr.text('Hot dice!'), said)}\n\n{roll}" if said else roll
+    return None
 
 
 def board(

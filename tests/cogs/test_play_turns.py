@@ -92,6 +92,7 @@ async def test_hot_dice_roll_six_fresh_dice(table: Table, dice: Dice) -> None:
 
     board = board_message(table.channel)
     assert "🔥 ana has hot dice!" in latest(table.channel)
+    assert read_dice(field(board, "Hot dice!")) == "1 2 3 4 5 6\n🔥 ana has hot dice!", "the six that scored"
     assert read_dice(field(board, "Roll")).startswith("5 2 3 4 6 6")
     assert read_dice(field(board, "Set aside this turn")) == "1 2 3 4 5 6"
     assert "turn total **1,000**" in description(board)
@@ -101,7 +102,7 @@ async def test_hot_dice_roll_six_fresh_dice(table: Table, dice: Dice) -> None:
 
 
 async def test_a_farkle_loses_the_turn_and_passes_the_dice(table: Table, dice: Dice) -> None:
-    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6), (2, 3, 4, 6, 6))
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6), (2, 3, 4, 6, 6), (1, 1, 1, 2, 3, 4))
     await open_game(table.channel, table.ana, table.ben)
     await act(table.ana, table.channel, "roll")
     await keep(table.ana, table.channel, 0)
@@ -109,11 +110,16 @@ async def test_a_farkle_loses_the_turn_and_passes_the_dice(table: Table, dice: D
 
     board = board_message(table.channel)
     assert "💥 ana farkled and lost 100" in latest(table.channel)
+    assert read_dice(field(board, "Farkle!")) == "2 3 4 6 6\n💥 ana farkled and lost 100", (
+        "the roll that farkled"
+    )
     assert "ben's turn" in description(board)
     assert "▫️ **ana** · 0 ▱▱▱▱▱▱▱▱ · 💥" in field(board, "Standings")
     assert pings(table.channel) == [f"<@{table.ben.id}> 🎲 it's your turn!"], "the old ping is replaced"
     ping = table.channel.history()[-1]
     assert [user.id for user in ping.mentions] == [table.ben.id]
+    await act(table.ben, table.channel, "roll")
+    assert "Farkle!" not in fields(board_message(table.channel)), "shown until the next roll"
 
 
 async def test_bank_is_disabled_below_the_entry_minimum(table: Table, dice: Dice) -> None:
