@@ -118,9 +118,12 @@ class Boards(commands.Cog):
     ) -> None:
         """Answer one interaction: a refusal privately, a change by redrawing the game's message."""
         tr = for_member(interaction)
+        if outcome.outdated and self._on_the_board(interaction, outcome):
+            await self._redraw_in_answer(interaction, outcome)
+            return
         if outcome.refusal is not None or outcome.snapshot is None:
             await reply_ephemeral(interaction, tr.say(outcome.refusal or Message("Nothing changed.")))
-            if outcome.snapshot is not None:  # the game moved on elsewhere: show it as it is
+            if outcome.snapshot is not None and not outcome.outdated:  # moved on elsewhere: show it
                 await self.redraw(outcome.snapshot)
             return
         snapshot = outcome.snapshot
@@ -160,6 +163,22 @@ class Boards(commands.Cog):
             )
         else:  # pressed on an older copy whose retirement failed: the board players follow moves too
             await self.redraw(snapshot, rendered)
+
+    @staticmethod
+    def _on_the_board(interaction: discord.Interaction, outcome: Outcome) -> bool:
+        """The press came from the game's own board message (not an older copy of it)."""
+        snapshot, message = outcome.snapshot, interaction.message
+        return snapshot is not None and message is not None and message.id == snapshot.board_message_id
+
+    async def _redraw_in_answer(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """A press on the game's board whose drawing is behind (a crash came between a move and its
+        drawing, and the catch-up has not reached it yet): the answer is the board as it is now, an
+        edit that costs no rate limit; the member presses again on what they now see."""
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
+        await interaction.response.edit_message(**rendered.message)
+        self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
 
     async def hint(self, interaction: discord.Interaction, channel_id: int, ref: ButtonRef) -> None:
         advice = await self.manager.hint(channel_id, ref.game_id, interaction.user.id)
@@ -216,7 +235,8 @@ class Boards(commands.Cog):
             return
         if not event.cause.answered and outcome.reminder_for is None:
             await self.redraw(snapshot)
-        if (outcome.turn_for or outcome.reminder_for) is not None and outcome.refusal is None:
+        announces = (outcome.turn_for or outcome.reminder_for) is not None or outcome.moved_turn
+        if announces and outcome.refusal is None:
             self.bot.after_answers(snapshot.channel_id, partial(self._announce, outcome))
 
     async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> bool:
@@ -249,28 +269,36 @@ class Boards(commands.Cog):
         return True
 
     async def _announce(self, outcome: Outcome) -> None:
-        """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself."""
+        """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself.
+
+        A channel holds at most one of them: the turn's ping, replaced by its reminder, deleted when the
+        turn moves on (by the next turn's ping, or at once when nobody is pinged next)."""
         snapshot = outcome.snapshot
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         tr = self.shown_to(snapshot)
         try:
-            if outcome.reminder_for is not None:
-                half = snapshot.turn_timeout // 2
+            if outcome.reminder_for is not None and snapshot.deadline is not None:
+                left = max(1, round(snapshot.deadline - self.bot.clock.now()))
                 reminder = tr.plural(
-                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
+                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", left
                 )
-                await _ping(channel, outcome.reminder_for, reminder)
-            if outcome.turn_for is None:
-                return
-            ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
-            previous = self.manager.attach_ping(
-                snapshot.channel_id, snapshot.game_id, ping.id, snapshot.turn_number
-            )
-            if previous is not None:
-                await channel.get_partial_message(previous).delete()
+                await self._swap_ping(snapshot, await _ping(channel, outcome.reminder_for, reminder))
+            if outcome.turn_for is not None:
+                ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
+                await self._swap_ping(snapshot, ping)
+            elif outcome.moved_turn:
+                await self._swap_ping(snapshot, None)
         except discord.HTTPException as error:
             log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
+
+    async def _swap_ping(self, snapshot: Snapshot, ping: discord.Message | None) -> None:
+        """Record the channel's one ping (None: none) and delete the one it replaces."""
+        previous = self.manager.attach_ping(
+            snapshot.channel_id, snapshot.game_id, ping.id if ping else None, snapshot.turn_number
+        )
+        if previous is not None:
+            await self.bot.get_partial_messageable(snapshot.channel_id).get_partial_message(previous).delete()
 
     async def _retire_board(self, snapshot: Snapshot, message_id: int) -> None:
         """An older board says where the game went and loses its buttons."""

@@ -124,9 +124,15 @@ def describe(event: Event, name_of: NameOf, tr: Translator) -> str | None:
             )
         case Playoff(player):
             return tr.text("⚔️ Tie! {name} plays a play-off turn", name=name_of(player))
+        case TimedOut(player, 0):  # a turn with a bank to make: made for them
+            return tr.text(
+                "⏰ {name} ran out of time: the turn total is banked for them", name=name_of(player)
+            )
         case TimedOut(player, strikes):
             return tr.text(
-                "⏰ {name} ran out of time ({count} in a row)", name=name_of(player), count=strikes
+                "⏰ {name} ran out of time: the turn ends like a Farkle ({count} in a row)",
+                name=name_of(player),
+                count=strikes,
             )
         case Removed(player):
             return tr.text("🚫 {name} was removed after three idle turns", name=name_of(player))

@@ -45,8 +45,15 @@ async def test_one_human_and_two_computers_play_to_the_end(table: Table) -> None
     standings = field(results, "Final standings")
     assert all(name in standings for name in ("ana", "Computer 1 (expert)", "Computer 2 (easy)"))
     assert "rematch" in buttons(results)
-    pinged = [m.content for m in channel.history() if "it's your turn" in m.content]
+    pinged = [
+        r.json["content"]
+        for r in env.http_requests
+        if r.method == "POST"
+        and r.path.endswith("/messages")
+        and "it's your turn" in (r.json or {}).get("content", "")
+    ]
     assert pinged and all(ana.mention in ping for ping in pinged), "only the human is ever pinged"
+    assert not [m for m in channel.history() if "it's your turn" in m.content], "pings go when turns move on"
 
 
 async def test_only_the_host_adds_computers(table: Table) -> None:

@@ -189,7 +189,7 @@ async def test_a_turn_timer_that_expired_while_the_bot_was_down_fires_at_start_u
     await restart(env, make_bot)
 
     assert "ben's turn" in description(board_message(table.channel))
-    assert "⏰ ana ran out of time (1 in a row)" in latest(table.channel)
+    assert "⏰ ana ran out of time: the turn ends like a Farkle (1 in a row)" in latest(table.channel)
     new = [m.content for m in table.channel.history() if m.id not in before]
     assert new == [f"<@{table.ben.id}> 🎲 it's your turn!"], "no reminder for a turn already over"
     # ben's fresh turn has the full time again.

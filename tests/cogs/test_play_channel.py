@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 import simcord
@@ -141,19 +143,34 @@ async def test_a_turn_reminds_at_half_time_and_times_out(table: Table, dice: Dic
     await env.advance_time(60)
     board = board_message(table.channel)
     assert "ben's turn" in description(board)
-    assert "⏰ ana ran out of time (1 in a row)" in latest(table.channel)
+    assert "⏰ ana ran out of time: the turn ends like a Farkle (1 in a row)" in latest(table.channel)
     assert pings(table.channel) == [f"<@{table.ben.id}> 🎲 it's your turn!"]
+    assert not [m for m in table.channel.history() if "⏳" in m.content], "the reminder went with the turn"
 
 
-async def test_pressing_restarts_the_turn_timer(table: Table, dice: Dice, env: simcord.Env) -> None:
+async def test_tapping_never_extends_the_turn_and_a_timeout_banks_what_can_be_banked(
+    table: Table, dice: Dice, env: simcord.Env, admin: simcord.MemberActor
+) -> None:
+    result = await admin.slash(table.channel, "farkle-config set", option="turn_timeout", value="15")
+    assert result.ephemeral
     dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
     await open_game(table.channel, table.ana, table.ben)
-    await env.advance_time(100)
     await act(table.ana, table.channel, "roll")
-    await env.advance_time(100)
-    assert "ana's turn" in description(board_message(table.channel))
-    await env.advance_time(20)
+    countdown = re.search(r"⏱️ <t:\d+:R>", description(board_message(table.channel)))
+    assert countdown is not None
+    for die in (0, 3):  # a tap every 3 s, then idle
+        await env.advance_time(3)
+        await act(table.ana, table.channel, f"die:{die}")
+        assert countdown[0] in description(board_message(table.channel)), "the countdown never moves"
+    await env.advance_time(2)  # 8 s in: 7 s are left
+    assert table.channel.history()[-1].content == f"<@{table.ana.id}> ⏳ 7 seconds left on your turn!"
+    await env.advance_time(7)
     assert "ben's turn" in description(board_message(table.channel))
+    moves = latest(table.channel)
+    assert "⏰ ana ran out of time: the turn total is banked for them" in moves
+    assert "🏦 ana banked 100 (now 100)" in moves, "the selection (1 and 4) doesn't score: the 1 is banked"
+    assert not [m for m in table.channel.history() if "⏳" in m.content], "the reminder went with the turn"
+    assert pings(table.channel) == [f"<@{table.ben.id}> 🎲 it's your turn!"]
 
 
 async def test_three_idle_turns_remove_a_player_and_end_a_two_player_game(
@@ -163,7 +180,7 @@ async def test_three_idle_turns_remove_a_player_and_end_a_two_player_game(
     await open_game(table.channel, table.ana, table.ben)
     for _ in range(4):  # ana, ben, ana, ben
         await env.advance_time(120)
-    assert "⏰ ben ran out of time (2 in a row)" in latest(table.channel)
+    assert "⏰ ben ran out of time: the turn ends like a Farkle (2 in a row)" in latest(table.channel)
     await env.advance_time(120)  # ana's third
     board = board_message(table.channel)
     assert title(board) == "🏆 ben wins!"
@@ -343,3 +360,21 @@ async def test_two_channels_play_at_once(table: Table, dice: Dice) -> None:
     assert "banked" not in latest(table.channel)
     assert pings(table.channel) == [f"<@{table.ana.id}> 🎲 it's your turn!"]
     assert pings(other) == [f"<@{table.cy.id}> 🎲 it's your turn!"]
+
+
+async def test_a_removed_players_press_says_so_and_the_results_mark_them_out(
+    table: Table, dice: Dice, env: simcord.Env
+) -> None:
+    dice.script((6, 2, 1), *[SIX_ONES] * 5, FARKLE)
+    await open_game(table.channel, table.ana, table.ben, table.cy)
+    for _ in range(7):  # ana, ben, cy idle twice; ana a third time
+        await env.advance_time(120)
+    assert "🚫 ana was removed after three idle turns" in latest(table.channel)
+    assert (
+        await refused(table.ana, table.channel, "roll")
+        == "You were removed from this game after three idle turns."
+    )
+    await big_turn(table.ben, table.channel, 5)
+    await act(table.cy, table.channel, "roll")  # cy's last turn farkles
+    standings = field(board_message(table.channel), "Final standings").splitlines()
+    assert standings[-1] == "**3.** ana (out) · 0", standings

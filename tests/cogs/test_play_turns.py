@@ -213,9 +213,8 @@ async def test_a_double_click_is_applied_once(table: Table, dice: Dice) -> None:
     assert buttons(board_message(table.channel))["bank"].custom_id == bank, "the board did not change"
 
     second = await table.ana.click(board, custom_id=bank)
-    assert second.ephemeral and second.response.content == OUTDATED
+    assert not second.ephemeral, "a press on the board that fell behind is answered by redrawing it"
     # banked once: 100, not 200
-    await table.ana.slash(table.channel, "farkle board")
     assert "▫️ **ana** · 100" in field(board_message(table.channel), "Standings")
     assert "ben's turn" in description(board_message(table.channel))
 

@@ -80,9 +80,10 @@ async def test_roll_from_a_drawing_older_than_the_last_toggles(table: Table, dic
     assert "turn total **200**" in description(board)
 
 
-async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dice) -> None:
+async def test_a_press_from_the_previous_roll_redraws_the_board(table: Table, dice: Dice) -> None:
     """The board is kept on its old drawing by failing the answer to Roll and its redraw: the player is
-    told privately that the roll counts, and a die of the old roll is refused, never applied."""
+    told privately that the roll counts, and a die of the old roll is never applied: the answer to it
+    is the board as it is now."""
     await rolled(table, dice, (2, 3, 4, 6, 2))  # the second roll Farkles
     drawing = board_message(table.channel)
     ids = buttons(drawing)
@@ -93,9 +94,22 @@ async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dic
     assert roll.ephemeral and roll.response is not None and roll.response.content == SAVED_NOT_SHOWN
 
     late = await table.ana.click(drawing, custom_id=ids["die:4"].custom_id)
-    assert late.ephemeral and late.response is not None and late.response.content == str(OUTDATED)
-    await table.ana.slash(table.channel, "farkle board")
+    assert not late.ephemeral and late.response is not None and late.response.id == drawing.id
     assert "ben's turn" in description(board_message(table.channel))
+
+
+async def test_a_press_on_an_old_copy_of_the_board_is_out_of_date(table: Table, dice: Dice) -> None:
+    """`/farkle board` posts a new copy and retiring the old one fails: a press from an older roll on
+    that copy is refused as out of date (it is not the game's board any more)."""
+    await rolled(table, dice, (2, 2, 2, 6, 5))
+    old = board_message(table.channel)
+    die = buttons(old)["die:0"].custom_id
+    table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{old.id}", times=3)
+    await table.ana.slash(table.channel, "farkle board")
+    await act(table.ana, table.channel, "die:0")
+    await act(table.ana, table.channel, "roll")
+    late = await table.ana.click(old, custom_id=die)
+    assert late.ephemeral and late.response is not None and late.response.content == str(OUTDATED)
 
 
 async def test_lobby_buttons_keep_their_ids_while_players_join(table: Table) -> None:
