@@ -16,7 +16,7 @@ import asyncio
 import logging
 import re
 from functools import partial
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import discord
 from discord.ext import commands
@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 # global rate limit (50 requests/s) at once, and live presses need room alongside.
 CATCH_UP_PACE = 0.1
 SAVED_NOT_SHOWN = N_("Your move counts, but I couldn't update the board: `/farkle board` shows it again.")
+BOARD_REPOSTED = N_("Your move counts. The board had been deleted, so I posted a new one below.")
 UNREADABLE = N_(
     "⚠️ I couldn't restore the Farkle game in this channel after a restart, sorry: "
     "start a new one with `/farkle new`."
@@ -80,6 +81,18 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
             await boards.show(interaction, outcome, pressed=ref)
         except Exception as error:
             await report_error(interaction, error)
+
+
+Shown = Literal["edited", "posted"] | None  # how a redraw reached the channel; None: it didn't
+
+
+async def _answer_with(interaction: discord.Interaction, rendered: Rendered) -> int:
+    """Answer with a board and return its message id, taken from the answer itself: a second request
+    for it would leave a window in which a quick press finds no board and posts another one."""
+    answer = await interaction.response.send_message(**rendered.message)
+    if answer.message_id is not None:
+        return answer.message_id
+    return (await interaction.original_response()).id  # an answer without its message (older API)
 
 
 async def _tell_privately(interaction: discord.Interaction, text: str) -> None:
@@ -131,9 +144,7 @@ class Boards(commands.Cog):
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, outcome, rendered)
         elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
-            await interaction.response.send_message(**rendered.message)
-            message = await interaction.original_response()
-            await self._attached(snapshot, message.id)
+            await self._attached(snapshot, await _answer_with(interaction, rendered))
         elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
             await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
         else:
@@ -152,8 +163,10 @@ class Boards(commands.Cog):
             log.warning(
                 "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error
             )
-            if not await self.redraw(snapshot, rendered):
-                await _tell_privately(interaction, for_member(interaction).term(SAVED_NOT_SHOWN))
+            shown = await self.redraw(snapshot, rendered)
+            if shown != "edited":  # the member's answer failed: tell them where their move went
+                said = BOARD_REPOSTED if shown == "posted" else SAVED_NOT_SHOWN
+                await _tell_privately(interaction, for_member(interaction).term(said))
             return
         if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
             # A turn ping follows: its mark records this board too, one write for both.
@@ -193,9 +206,8 @@ class Boards(commands.Cog):
         """`/farkle board`: the board as the answer, at the bottom of the channel; the old one retires."""
         old = snapshot.board_message_id
         rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
-        await interaction.response.send_message(**rendered.message)
-        message = await interaction.original_response()
-        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
+        message_id = await _answer_with(interaction, rendered)
+        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message_id, snapshot.version)
         if old is not None:
             await self._retire_board(snapshot, old)
 
@@ -239,11 +251,11 @@ class Boards(commands.Cog):
         if announces and outcome.refusal is None:
             self.bot.after_answers(snapshot.channel_id, partial(self._announce, outcome))
 
-    async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> bool:
+    async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> Shown:
         """Bring a game's board up to date by its message id, or post a new one if it was deleted.
 
-        Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
-        `/farkle board` recovers.
+        Returns how the board now shows `snapshot` (None: it doesn't); a failure is logged, and the next
+        press or `/farkle board` recovers.
         """
         rendered = rendered or render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
@@ -254,19 +266,19 @@ class Boards(commands.Cog):
                 log.info("The board in channel %s was deleted: posting a new one", snapshot.channel_id)
             except discord.HTTPException as error:
                 log.warning("Could not redraw the board in channel %s: %s", snapshot.channel_id, error)
-                return False
+                return None
             else:
                 self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
-                return True
+                return "edited"
         if snapshot.stage not in ("lobby", "playing"):
-            return False
+            return None
         try:
             message = await channel.send(**rendered.message)
         except discord.HTTPException as error:
             log.warning("Could not post a board in channel %s: %s", snapshot.channel_id, error)
-            return False
+            return None
         await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
-        return True
+        return "posted"
 
     async def _announce(self, outcome: Outcome) -> None:
         """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself.

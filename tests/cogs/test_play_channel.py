@@ -287,6 +287,38 @@ async def test_rematch_pressed_by_both_players_at_once_posts_one_lobby(table: Ta
     assert answers[1].response is not None and answers[1].response.content == "Done: the board is updated."
 
 
+async def test_a_press_on_a_new_lobby_before_a_second_fetch_would_return_posts_no_second_lobby(
+    table: Table, env: simcord.Env
+) -> None:
+    """The lobby's message id comes with the answer that posts it: no second request (here it would
+    fail, as if it had not returned yet) stands between the lobby and a quick Join."""
+    env.inject_error("GET", "/webhooks/*/messages/@original", times=None)
+    await table.ana.slash(table.channel, "farkle new")
+    await act(table.ben, table.channel, "join")
+    lobbies = [m for m in table.channel.history() if "lobby" in title(m)]
+    assert len(lobbies) == 1 and players(table.channel) == ["👑 ana", "• ben"]
+
+
+async def test_a_press_just_after_the_board_was_deleted_counts_and_gets_a_new_board(
+    table: Table, dice: Dice, env: simcord.Env
+) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    gone = {"status": 404, "code": 10008, "message": "Unknown Message"}
+    env.inject_error("POST", "/interactions/*/callback", **gone)  # Discord's answer to editing it
+    env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{board.id}", **gone)
+    result = await press(table.ana, table.channel, "roll")
+    assert result.ephemeral and result.response is not None
+    assert (
+        result.response.content
+        == "Your move counts. The board had been deleted, so I posted a new one below."
+    )
+    new = board_message(table.channel)
+    assert new.id != board.id and read_dice(field(new, "Roll")).startswith("1 2 3 4 6 6")
+    await act(table.ana, table.channel, "die:0")  # the new board plays on
+
+
 # ---------------------------------------------------------------------- other commands
 
 
