@@ -19,7 +19,7 @@ from bot.engine.messages import N_
 from bot.render.components import Button, ButtonRef, Part, Rendered, card, heading, rows
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
-from bot.render.words import capped_name, clip, describe
+from bot.render.words import capped_name, clip, describe, rules_name
 from bot.sessions.actions import ButtonAction
 from bot.sessions.session import SeatView, Snapshot
 
@@ -101,7 +101,7 @@ def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
         blocks.append(heading(tr.text("Expires"), when))
     footer = tr.text("Game {game} · /farkle rules shows every rule", game=snapshot.game_id)
     parts: list[Part] = [
-        title_block(tr.text("🎲 Farkle lobby · {rules} rules", rules=rules.name), *about),
+        title_block(tr.text("🎲 Farkle lobby · {rules} rules", rules=rules_name(rules.name, tr)), *about),
         ui.Separator(),
         ui.TextDisplay("\n\n".join(blocks)),
         *rows(_lobby_buttons(snapshot, tr), width=3),
@@ -259,7 +259,7 @@ def board(
     """A game in play; `extra_lines` go under the turn's numbers (other features' one-liners)."""
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
-    title = tr.text("🎲 Farkle game · {rules} rules", rules=snapshot.rules.name)
+    title = tr.text("🎲 Farkle game · {rules} rules", rules=rules_name(snapshot.rules.name, tr))
     scores = [heading(tr.text("Standings"), "\n".join(_standing(snapshot, s, tr) for s in snapshot.seats))]
     if snapshot.rules.teams:
         scores.insert(0, heading(tr.text("Team banks"), _team_banks(snapshot, tr)))

@@ -12,7 +12,7 @@ from bot.engine.messages import N_, Listing
 from bot.render.board import game_button, header_line, names, recent_lines, title_block
 from bot.render.components import GREY, Part, Rendered, card, heading, row
 from bot.render.language import Translator
-from bot.render.words import clip
+from bot.render.words import clip, rules_name
 from bot.sessions.actions import ButtonAction
 from bot.sessions.session import Snapshot
 
@@ -44,7 +44,7 @@ def results(snapshot: Snapshot, tr: Translator, extra: Sequence[Part] = ()) -> R
     footer = tr.text(
         "Game {game} · {rules} rules · press Rematch to play again",
         game=snapshot.game_id,
-        rules=snapshot.rules.name,
+        rules=rules_name(snapshot.rules.name, tr),
     )
     parts += [*extra, row(rematch), ui.TextDisplay(f"-# {footer}")]
     return card(parts)
@@ -104,7 +104,7 @@ _CLOSED = {
 
 
 def closed(snapshot: Snapshot, tr: Translator) -> Rendered:
-    title = tr.text("🎲 Farkle closed · {rules} rules", rules=snapshot.rules.name)
+    title = tr.text("🎲 Farkle closed · {rules} rules", rules=rules_name(snapshot.rules.name, tr))
     said = tr.term(_CLOSED.get(snapshot.end_reason or "", N_("This game is closed.")))
     return card([title_block(title, said)], GREY)
 

@@ -23,6 +23,7 @@ from bot.engine.events import (
     ThreeFarkles,
     TimedOut,
 )
+from bot.engine.messages import N_
 from bot.render.language import Translator
 
 # Discord refuses a whole message over these limits, so every drawn text that can grow is clipped.
@@ -45,6 +46,15 @@ def clip(text: str, limit: int) -> str:
 def echo(typed: str) -> str:
     """What a member typed, short enough to quote back in any reply."""
     return clip(typed, ECHO_LIMIT)
+
+
+CUSTOM_RULES = N_("custom")
+
+
+def rules_name(name: str, tr: Translator) -> str:
+    """A ruleset's name as drawn: presets and saved rulesets by the name members type, changed rules
+    ("custom", which nobody types) in the reader's language."""
+    return tr.term(CUSTOM_RULES) if name == "custom" else name
 
 
 def capped_name(display_name: str) -> str:

@@ -410,3 +410,15 @@ async def test_a_removed_players_press_says_so_and_the_results_mark_them_out(
     await act(table.cy, table.channel, "roll")  # cy's last turn farkles
     standings = field(board_message(table.channel), "Final standings").splitlines()
     assert standings[-1] == "**3.** ana (out) · 0", standings
+
+
+async def test_help_lists_every_command(table: Table, env: simcord.Env) -> None:
+    result = await table.ana.slash(table.channel, "farkle help")
+    assert result.response is not None
+    shown = "\n".join(field.value or "" for field in result.response.embeds[0].fields)
+    commands = [
+        f"/{command.qualified_name}"
+        for command in env.bot.tree.walk_commands()
+        if not isinstance(command, discord.app_commands.Group)
+    ]
+    assert len(commands) >= 20 and [name for name in commands if f"`{name}`" not in shown] == []
