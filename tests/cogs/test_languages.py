@@ -137,7 +137,8 @@ async def test_a_whole_game_in_the_servers_language(
     rules = await table.ana.slash(channel, "farkle rules")
     assert rules.ephemeral and rules.response is not None
     assert rules.response.embeds[0].fields[0].name == words.scoring
-    assert any(words.your_turn in message.content for message in channel.history())
+    posted = [(r.json or {}).get("content") or "" for r in table.env.http_requests if r.method == "POST"]
+    assert any(words.your_turn in content for content in posted), "pinged (the ping went with the turn)"
     leaderboard = await table.ben.slash(channel, "farkle leaderboard", metric="wins")
     assert not leaderboard.ephemeral, "posted for the channel: in the server's language"
     assert leaderboard.response is not None
