@@ -7,9 +7,11 @@ taps come from a drawing the bot has already replaced. Ids must therefore stay p
 
 from __future__ import annotations
 
+import discord
 import pytest
 import simcord
 
+from bot.render.components import DrawnView
 from bot.sessions.commands import OUTDATED
 from cogs.board import SAVED_NOT_SHOWN
 from tests.cogs.conftest import Dice, Table
@@ -19,6 +21,7 @@ from tests.cogs.play import (
     board_message,
     buttons,
     description,
+    farkle,
     field,
     open_game,
     read_dice,
@@ -134,3 +137,27 @@ async def test_a_press_on_an_old_copy_of_the_board_moves_the_board_players_follo
     result = await table.ana.click(old, custom_id=buttons(old)["die:0"].custom_id)
     assert not result.ephemeral
     assert selected(table) == {0}, "the newest board shows the die picked on the old copy"
+
+
+async def test_a_board_drawn_before_the_upgrade_becomes_a_v2_card(table: Table, dice: Dice) -> None:
+    """Boards posted by an older version are embeds with buttons; a press on one is answered by
+    editing it into the Components V2 card (content and embeds cleared, the flag set)."""
+    dice.script(ROLL_OFF, ROLL)
+    await open_game(table.channel, table.ana, table.ben)
+    roll_id = buttons(board_message(table.channel))["roll"].custom_id
+    bot = farkle(table.env)
+    old_buttons = DrawnView(timeout=None)
+    old_buttons.add_item(discord.ui.Button(label="Roll 6 dice", custom_id=roll_id))
+    old_board = discord.Embed(title="🎲 Farkle game · classic rules", description="**ana's turn**")
+    sent = await bot.get_partial_messageable(table.channel.id).send(embed=old_board, view=old_buttons)
+    snapshot = bot.sessions.snapshot(table.channel.id)
+    assert snapshot is not None
+    await bot.sessions.attach_board(table.channel.id, snapshot.game_id, sent.id, snapshot.version)
+    old = next(message for message in table.channel.history() if message.id == sent.id)
+    assert old.embeds and not old.flags.components_v2
+
+    result = await table.ana.click(old, custom_id=roll_id)
+    assert not result.ephemeral
+    now = next(message for message in table.channel.history() if message.id == sent.id)
+    assert now.flags.components_v2 and not now.embeds and not now.content
+    assert read_dice(field(now, "Roll")).startswith("1 5 2 3 5 1")
