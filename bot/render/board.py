@@ -104,13 +104,14 @@ def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
         title_block(tr.text("🎲 Farkle lobby · {rules} rules", rules=rules_name(rules.name, tr)), *about),
         ui.Separator(),
         ui.TextDisplay("\n\n".join(blocks)),
-        *rows(_lobby_buttons(snapshot, tr), width=3),
+        *_lobby_rows(snapshot, tr),
         ui.TextDisplay(f"-# {footer}"),
     ]
     return card(parts)
 
 
-def _lobby_buttons(snapshot: Snapshot, tr: Translator) -> list[Button]:
+def _lobby_rows(snapshot: Snapshot, tr: Translator) -> list[Part]:
+    """Joining and starting in one row (two with four teams), adding computers in the next."""
     rules = snapshot.rules
     if rules.teams:
         joins = [
@@ -140,7 +141,7 @@ def _lobby_buttons(snapshot: Snapshot, tr: Translator) -> list[Button]:
         for level in LEVELS
         if not rules.teams
     ]
-    return [*joins, *controls, *computers]
+    return [*rows([*joins, *controls]), *rows(computers)]
 
 
 # ---------------------------------------------------------------------- board
@@ -268,7 +269,8 @@ def board(
         play.append(f"🔒 {tr.say(preview.bank_blocked)}")  # why Bank is disabled for this selection
     play.extend(extra_lines)
     blocks = [block for block in (_throw_block(snapshot, tr, art),) if block]
-    blocks.append(heading(tr.text("Set aside this turn"), art.line(turn.set_aside)))
+    if turn.set_aside:
+        blocks.append(heading(tr.text("Set aside this turn"), art.line(turn.set_aside)))
     if snapshot.next_farkle_chance is not None:
         chance = tr.plural(
             "{count} die · {chance} Farkle chance",

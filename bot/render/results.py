@@ -9,7 +9,7 @@ import discord
 from discord import ui
 
 from bot.engine.messages import N_, Listing
-from bot.render.board import game_button, header_line, names, recent_lines, title_block
+from bot.render.board import game_button, names, recent_lines, title_block
 from bot.render.components import GREY, Part, Rendered, card, heading, row
 from bot.render.language import Translator
 from bot.render.words import clip, rules_name
@@ -29,12 +29,12 @@ def results(snapshot: Snapshot, tr: Translator, extra: Sequence[Part] = ()) -> R
     else:
         title = tr.text("🏆 Nobody wins!")
     parts: list[Part] = [
-        title_block(title, header_line(snapshot, tr)),
+        title_block(title),
         ui.TextDisplay(heading(tr.text("Final standings"), "\n".join(_standings(snapshot, tr)) or "—")),
     ]
     numbers = [block for block in (_best_turn(snapshot, tr), _numbers(snapshot, tr)) if block]
     if numbers:
-        parts.append(ui.TextDisplay("\n\n".join(numbers)))
+        parts += [ui.Separator(), ui.TextDisplay("\n\n".join(numbers))]
     recent = recent_lines(snapshot, tr)
     if recent:
         parts += [ui.Separator(), ui.TextDisplay(heading(tr.text("Last moves"), "\n".join(recent)))]
