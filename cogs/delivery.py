@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.clock import Clock
-from bot.render.board import Rendered
+from bot.render.components import Rendered
 from bot.sessions.session import Snapshot
 
 log = logging.getLogger(__name__)
@@ -107,36 +107,19 @@ class Delivery:
             return False
         return True
 
-    async def announce(
-        self,
-        snapshot: Snapshot,
-        reminder_for: int | None,
-        reminder: str,
-        turn_for: int | None,
-        your_turn: str,
-    ) -> None:
-        """A turn's reminder and the next player's ping, as follow-ups of the freshest token."""
-        if reminder_for is not None:
-            await self.post_ping(snapshot, reminder_for, reminder, turn=False)
-        if turn_for is not None:
-            await self.post_ping(snapshot, turn_for, your_turn, turn=True)
-
-    async def post_ping(self, snapshot: Snapshot, user_id: int, text: str, *, turn: bool) -> None:
-        """A follow-up that mentions exactly one member, while the freshest token has one left; a turn
-        ping deletes the previous one through the token that sent it. Without a token the board alone
-        says whose turn it is."""
+    async def swap_ping(self, snapshot: Snapshot, user_id: int | None, text: str) -> None:
+        """The conversation's one ping: a follow-up mentioning exactly `user_id` (None: nobody) while
+        the freshest token has one left, then the previous ping deleted through the token that sent it.
+        Without a token the board alone says whose turn it is."""
         channel_id = snapshot.channel_id
+        previous = self._pings.pop(channel_id, None)
         token = self._live(self._tokens.get(channel_id))
-        if token is None or token.follow_ups >= FOLLOW_UP_LIMIT:
-            return
-        only_them = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
-        token.follow_ups += 1
-        sent = await token.interaction.followup.send(
-            f"<@{user_id}> {text}", allowed_mentions=only_them, wait=True
-        )
-        if not turn:
-            return
-        previous = self._pings.get(channel_id)
-        self._pings[channel_id] = (token, sent.id)
+        if user_id is not None and token is not None and token.follow_ups < FOLLOW_UP_LIMIT:
+            only_them = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+            token.follow_ups += 1
+            sent = await token.interaction.followup.send(
+                f"<@{user_id}> {text}", allowed_mentions=only_them, wait=True
+            )
+            self._pings[channel_id] = (token, sent.id)
         if previous is not None and self._live(previous[0]) is not None:
             await previous[0].interaction.followup.delete_message(previous[1])
