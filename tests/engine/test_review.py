@@ -68,7 +68,7 @@ def test_easy_reviews_lower_than_expert() -> None:
     rules = Ruleset.preset("classic")
     easy = [reviewed(rules, ("easy", "expert", "normal"), seed) for seed in range(3)]
     for result in easy:
-        easy_player, expert_player, normal_player = result.players
+        easy_player, expert_player, _normal = result.players
         assert expert_player.accuracy == 1.0
         assert easy_player.accuracy is not None and easy_player.accuracy < 0.99
         assert easy_player.costliest and easy_player.costliest[0].loss >= easy_player.costliest[-1].loss
