@@ -14,6 +14,7 @@ from bot.engine.messages import N_, Listing
 from bot.render.components import Button, ButtonRef, DrawnView
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
+from bot.render.review import odds_line, review_button
 from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe
 from bot.sessions.actions import ButtonAction
 from bot.sessions.outcome import Hint
@@ -201,7 +202,7 @@ def board(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rend
         status.append(tr.text("🏁 Final round"))
     if snapshot.deadline and current and not current.computer:
         status.append(f"⏱️ <t:{int(snapshot.deadline)}:R>")
-    embed.description = " · ".join(status)
+    embed.description = "\n".join(filter(None, (" · ".join(status), odds_line(snapshot, tr))))
     if preview.bank_blocked and turn.roll:
         embed.description += f"\n🔒 {tr.say(preview.bank_blocked)}"  # why Bank is disabled for this selection
     if turn.roll:
@@ -336,7 +337,7 @@ def results(snapshot: Snapshot, tr: Translator) -> Rendered:
         )
     )
     rematch = _button(snapshot, ButtonAction.REMATCH, tr.text("Rematch"), style=discord.ButtonStyle.primary)
-    return Rendered(embed, _view(rematch))
+    return Rendered(embed, _view(rematch, review_button(snapshot.game_id, tr)))
 
 
 _CLOSED = {
