@@ -42,27 +42,14 @@ def _faces(dice: tuple[int, ...]) -> str:
 
 
 def move_words(move: Move, tr: Translator) -> str:
-    """A move in the imperative: "keep ⚀⚄⚄, roll 3 dice", "bank 650", "piggyback: 650 on 2 dice"."""
-    points = tr.points(move.total)
-    if move.kind == "piggyback":
-        return tr.plural(
-            "piggyback: {points} on {count} die",
-            "piggyback: {points} on {count} dice",
-            move.dice,
-            points=points,
-        )
+    """A move in the Hint's words: "keep ⚀⚄⚄, roll 3 dice", "bank 650", "piggyback on 2 dice"."""
     if move.kind == "bank":
-        if move.keep:
-            return tr.text("keep {dice}, bank {points}", dice=_faces(move.keep), points=points)
-        return tr.text("bank {points}", points=points)
-    if move.keep:
-        return tr.plural(
-            "keep {dice}, roll {count} die",
-            "keep {dice}, roll {count} dice",
-            move.dice,
-            dice=_faces(move.keep),
-        )
-    return tr.plural("roll {count} die", "roll {count} dice", move.dice)
+        what = tr.text("bank {points}", points=tr.points(move.total))
+    elif move.kind == "piggyback":
+        what = tr.plural("piggyback on {count} die", "piggyback on {count} dice", move.dice)
+    else:
+        what = tr.plural("roll {count} die", "roll {count} dice", move.dice)
+    return tr.text("keep {dice}, {then}", dice=_faces(move.keep), then=what) if move.keep else what
 
 
 def cost_words(review: GameReview, loss: float, tr: Translator) -> str:
