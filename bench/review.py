@@ -16,7 +16,8 @@ import time
 
 import numpy as np
 
-from bot.engine.dice import SeededDice
+from bot.engine import simulate
+from bot.engine.dice import ScriptedDice
 from bot.engine.game import Game
 from bot.engine.review import review
 from bot.engine.rules import Ruleset
@@ -27,19 +28,13 @@ from bot.engine.winprob import WinTables, _streaks, solve_winprob
 
 
 def long_game(rules: Ruleset, levels: tuple[str, ...], turns: int) -> tuple[Game, dict[str, JSON]]:
-    """The first seeded game of these levels lasting at least `turns` turns."""
+    """The first seeded game of these levels lasting at least `turns` turns, and its first dice."""
+    players = [f"cpu:{level}:{seat}" for seat, level in enumerate(levels)]
+    strategies = {p: strategy_for(level, rules) for p, level in zip(players, levels, strict=True)}
     for seed in range(10_000):
-        dice = SeededDice(seed)
-        start = dice.state()
-        players = [str(seat + 1) for seat in range(len(levels))]
-        game = Game.new(rules, players, dice)
-        strategies = {p: strategy_for(level, rules) for p, level in zip(players, levels, strict=True)}
-        while game.result is None:
-            player = game.current_player
-            assert player is not None
-            game.apply(strategies[player].choose(game))
+        game = simulate.play(rules, players, strategies, seed)
         if game.turn_number >= turns:
-            return game, start
+            return game, ScriptedDice([(6,) + (1,) * (len(players) - 1)], seed=seed).state()
     raise RuntimeError(f"no game of {turns} turns in 10,000 seeds")
 
 

@@ -14,7 +14,7 @@ from bot.engine.messages import N_, Listing
 from bot.render.components import Button, ButtonRef, DrawnView
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
-from bot.render.review import odds_line, review_button
+from bot.render.review import choice_words, odds_line, review_button
 from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe
 from bot.sessions.actions import ButtonAction
 from bot.sessions.outcome import Hint
@@ -452,12 +452,7 @@ def _chances(chances: WinAdvice, tr: Translator, art: DiceArt, most: int = 3) ->
     with_keep = len({choice.keep for choice in chances.choices}) > 1
     parts = []
     for choice in chances.choices[:most]:
-        if choice.kind == "bank":
-            what = tr.text("bank {points}", points=tr.points(choice.turn_total))
-        elif choice.kind == "piggyback":
-            what = tr.plural("piggyback on {count} die", "piggyback on {count} dice", choice.dice)
-        else:
-            what = tr.plural("roll {count} die", "roll {count} dice", choice.dice)
+        what = choice_words(choice.kind, choice.turn_total, choice.dice, tr)
         if with_keep and choice.keep:
             what = tr.text("keep {dice}, {then}", dice=art.line(choice.keep), then=what)
         parts.append(

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import discord
 
 from bot.engine.messages import Param
-from bot.engine.review import COSTLY, Decision, GameReview, Move, PlayerReview
+from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
 from bot.render.components import Button
 from bot.render.language import Translator
 from bot.render.words import FACES, FIELD_LIMIT, TITLE_LIMIT, capped_name, clip
@@ -41,14 +41,18 @@ def _faces(dice: tuple[int, ...]) -> str:
     return "".join(FACES[face] for face in dice)
 
 
+def choice_words(kind: MoveKind, total: int, dice: int, tr: Translator) -> str:
+    """What a choice does after its keep: "bank 650", "roll 3 dice", "piggyback on 2 dice" (the Hint too)."""
+    if kind == "bank":
+        return tr.text("bank {points}", points=tr.points(total))
+    if kind == "piggyback":
+        return tr.plural("piggyback on {count} die", "piggyback on {count} dice", dice)
+    return tr.plural("roll {count} die", "roll {count} dice", dice)
+
+
 def move_words(move: Move, tr: Translator) -> str:
-    """A move in the Hint's words: "keep ⚀⚄⚄, roll 3 dice", "bank 650", "piggyback on 2 dice"."""
-    if move.kind == "bank":
-        what = tr.text("bank {points}", points=tr.points(move.total))
-    elif move.kind == "piggyback":
-        what = tr.plural("piggyback on {count} die", "piggyback on {count} dice", move.dice)
-    else:
-        what = tr.plural("roll {count} die", "roll {count} dice", move.dice)
+    """A move in the Hint's words: "keep ⚀⚄⚄, roll 3 dice"."""
+    what = choice_words(move.kind, move.total, move.dice, tr)
     return tr.text("keep {dice}, {then}", dice=_faces(move.keep), then=what) if move.keep else what
 
 

@@ -15,13 +15,10 @@ from bot.engine.rules import Ruleset
 from bot.engine.winprob import WinTables, _streaks, adopt, forget
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
-    FARKLE,
     ROLL_OFF,
-    SIX_ONES,
     MakeBot,
     act,
     assert_within_discord_limits,
-    big_turn,
     board_message,
     buttons,
     description,
@@ -29,8 +26,8 @@ from tests.cogs.play import (
     open_game,
     query,
     restart,
-    title,
 )
+from tests.cogs.test_persistence import finish_quickly
 
 
 @pytest.fixture(autouse=True)
@@ -48,11 +45,7 @@ def flat_tables(rules: Ruleset) -> WinTables:
 
 async def finish(table: Table, dice: Dice) -> str:
     """ana wins a 2-player classic game in one turn, ben's last turn Farkles: the game's id."""
-    dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE)
-    await open_game(table.channel, table.ana, table.ben)
-    await big_turn(table.ana, table.channel, 5)
-    await act(table.ben, table.channel, "roll")
-    assert title(board_message(table.channel)) == "🏆 ana wins!"
+    await finish_quickly(table, dice)
     review = buttons(board_message(table.channel))["farkle-review"]
     return (review.custom_id or "").removeprefix("farkle-review:")
 

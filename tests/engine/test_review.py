@@ -8,7 +8,8 @@ from functools import cache
 
 import pytest
 
-from bot.engine.dice import SeededDice
+from bot.engine import simulate
+from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Game
 from bot.engine.master import win_chances
 from bot.engine.review import COSTLY, GameReview, Move, live_chances, review
@@ -33,17 +34,11 @@ def no_tables() -> Iterator[None]:
 
 
 def play(rules: Ruleset, levels: tuple[str, ...], seed: int) -> tuple[Game, dict[str, JSON]]:
-    """A whole game between computer levels, and the dice state it started from."""
-    dice = SeededDice(seed)
-    start = dice.state()
+    """A whole game between computer levels (`simulate.play`: the first seat starts), and its first dice."""
     players = [str(seat + 1) for seat in range(len(levels))]
-    game = Game.new(rules, players, dice)
     strategies = {p: strategy_for(level, rules) for p, level in zip(players, levels, strict=True)}
-    while game.result is None:
-        player = game.current_player
-        assert player is not None
-        game.apply(strategies[player].choose(game))
-    return game, start
+    game = simulate.play(rules, players, strategies, seed)
+    return game, ScriptedDice([(6,) + (1,) * (len(players) - 1)], seed=seed).state()
 
 
 def reviewed(
