@@ -128,8 +128,11 @@ class GameReviews:
         while len(self._done) > CACHED_REVIEWS:
             self._done.popitem(last=False)
 
-    async def close(self) -> None:
-        """Let running reviews finish (they are short), so their results are stored."""
+    async def close(self, wait: float) -> None:
+        """Let running reviews finish (they are short) for at most `wait` seconds, so they are stored;
+        one left unfinished is made again when asked for."""
         running: Sequence[asyncio.Task[GameReview]] = list(self._running.values())
-        if running:
-            await asyncio.wait(running, timeout=5)
+        if running and wait > 0:
+            await asyncio.wait(running, timeout=wait)
+        for task in running:
+            task.cancel()
