@@ -118,6 +118,8 @@ async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: s
     adopt(flat_tables(Ruleset.preset("classic")))
     turned = await admin.slash(table.channel, "farkle-config set", option="live_odds", value="off")
     assert turned.response is not None
+    shown = await admin.slash(table.channel, "farkle-config show")
+    assert shown.response is not None and "• live_odds: off" in str(shown.response.embeds[0].to_dict())
     await open_game(table.channel, table.ana, table.ben)
     assert "📈" not in description(board_message(table.channel))
 
