@@ -12,11 +12,11 @@ from bot.engine import simulate
 from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Game
 from bot.engine.master import win_chances
-from bot.engine.review import COSTLY, GameReview, Move, live_chances, review
+from bot.engine.review import GameReview, Move, live_chances, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.strategies import strategy_for
-from bot.engine.winprob import WinTables, forget, solve_winprob
+from bot.engine.winprob import WinTables, adopt, forget, solve_winprob
 
 SMALL = Ruleset(target=1500)
 PLAYERS = ("1", "2")
@@ -79,17 +79,17 @@ def test_the_best_move_costs_nothing_and_every_loss_is_against_the_best() -> Non
         assert decision.loss >= 0.0 and decision.available >= decision.loss
 
 
-def test_a_two_player_game_with_tables_is_reviewed_in_chances_to_win() -> None:
+@pytest.mark.parametrize("seed", range(3))
+def test_master_reviews_at_100_percent_in_chances_to_win_and_normal_lower(seed: int) -> None:
     tables = small_tables()
-    game, start = play(SMALL, ("master", "easy"), 3)
+    adopt(tables)  # master plays by the adopted tables
+    game, start = play(SMALL, ("master", "normal"), seed)
     result = review(SMALL, list(PLAYERS), start, game.history, tables)
     assert result.measure == "win"
-    assert all(0.0 <= d.value <= 1.0 + 1e-9 for d in result.decisions)
-    assert all(d.loss <= 1.0 for d in result.decisions)
-    # master plays the tables' best move wherever they reach; easy does not
-    master, easy = result.players
-    assert easy.accuracy is not None and master.accuracy is not None and easy.accuracy < master.accuracy
-    assert COSTLY["win"] < COSTLY["turn"]
+    assert all(0.0 <= d.value <= 1.0 + 1e-9 and d.loss <= 1.0 for d in result.decisions)
+    master, normal = result.players
+    assert master.accuracy == 1.0 and master.mistakes == 0
+    assert normal.accuracy is not None and normal.accuracy < 1.0
 
 
 def test_a_review_reads_back_identically_from_its_json() -> None:
