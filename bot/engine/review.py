@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from bot.engine.dice import dice_from_state
 from bot.engine.game import Action, Game
-from bot.engine.master import modelled, win_chances
+from bot.engine.master import modelled
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
@@ -279,12 +279,13 @@ def _valuer(
 
 
 def live_chances(game: Game, tables: WinTables | None) -> dict[str, float] | None:
-    """Each side's chance to win now (the player to move playing on optimally), where the tables reach."""
+    """Each side's chance to win now, the player to move playing on optimally: the tables' value of the
+    best move, or on a last chance to pass the leader the chance of passing them; None where neither says."""
     if tables is None or game.phase == "over" or measure_for(game, tables) != "win":
         return None
-    advice = win_chances(game, tables)
-    if advice is None:
+    value = _win_valuer(game, tables, {})
+    if value is None:
         return None
+    chance = max(value(_as_move(game, action)) for action in game.legal_actions())
     mover = _view(game)
-    chance = advice.best.chance
     return {mover.player: chance, mover.others[0].id: 1.0 - chance}

@@ -15,7 +15,7 @@ from bot.engine.master import win_chances
 from bot.engine.review import GameReview, Move, live_chances, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
-from bot.engine.strategies import strategy_for
+from bot.engine.strategies import _reach_table, strategy_for
 from bot.engine.winprob import WinTables, adopt, forget, solve_winprob
 
 SMALL = Ruleset(target=1500)
@@ -126,3 +126,23 @@ def test_no_live_chances_without_tables_or_with_three_players() -> None:
     assert live_chances(Game.new(SMALL, list(PLAYERS), SeededDice(1)), None) is None
     three = Game.new(SMALL, ["1", "2", "3"], SeededDice(1))
     assert live_chances(three, small_tables()) is None
+
+
+def test_live_chances_in_the_final_round_are_the_chance_to_pass_the_leader() -> None:
+    tables = small_tables()
+    dice = SeededDice(4)
+    game = Game.new(SMALL, list(PLAYERS), dice)
+    strategies = {p: strategy_for("normal", SMALL) for p in PLAYERS}
+    while not game.final_round:
+        player = game.current_player
+        assert player is not None and game.result is None
+        game.apply(strategies[player].choose(game))
+    mover = game.current_player
+    assert mover is not None and game.phase == "turn_start"
+    leader = next(p for p in game.players if p.id != mover)
+    me = next(p for p in game.players if p.id == mover)
+    gap = (leader.bank + 50 - me.bank) // 50  # passing: one 50-point step more than the leader
+    chances = live_chances(game, tables)
+    assert chances is not None
+    assert chances[mover] == pytest.approx(_reach_table(SMALL).rolling(gap, 6))
+    assert chances[leader.id] == pytest.approx(1 - chances[mover])
