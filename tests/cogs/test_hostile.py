@@ -8,21 +8,10 @@ import pytest
 import simcord
 
 from bot.errors import NOT_IN_DMS
+from tests.cogs import play
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import dm_slash, forged_component
-from tests.cogs.play import (
-    FARKLE,
-    ROLL_OFF,
-    SIX_ONES,
-    act,
-    assert_within_discord_limits,
-    big_turn,
-    board_message,
-    buttons,
-    field,
-    open_game,
-    title,
-)
+from tests.cogs.play import FARKLE, ROLL_OFF, SIX_ONES, act, big_turn, board_message, field, open_game, title
 
 LONG = "x" * 6000  # the longest text a slash command option can carry
 
@@ -60,10 +49,9 @@ async def test_huge_display_names_are_cut_wherever_they_are_drawn(table: Table, 
     shown = title(board_message(table.channel))
     assert shown.startswith("🏆 AAAA") and shown.endswith("… wins!") and len(shown) < 100
     results = board_message(table.channel)
-    review = next(b for b in buttons(results).values() if (b.custom_id or "").startswith("farkle-review:"))
-    reviewed = await guest.click(results, custom_id=review.custom_id)
+    reviewed = await guest.click(results, custom_id=play.buttons(results)["farkle-review"].custom_id)
     assert reviewed.response is not None and reviewed.response.embeds
-    assert_within_discord_limits(reviewed.response.message)
+    play.assert_within_discord_limits(reviewed.response.message)
     assert (reviewed.response.embeds[0].fields[0].name or "").endswith("…")
 
     for command in ("farkle leaderboard", "farkle history", "farkle stats"):
