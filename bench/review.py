@@ -19,12 +19,14 @@ import numpy as np
 from bot.engine import simulate
 from bot.engine.dice import ScriptedDice
 from bot.engine.game import Game
+from bot.engine.levels import strategy_for
 from bot.engine.review import review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.solver import solve
-from bot.engine.strategies import strategy_for
-from bot.engine.winprob import WinTables, _streaks, solve_winprob
+from bot.engine.wingame import streak_count
+from bot.engine.winprob import WinTables
+from bot.engine.winsolve import solve_winprob
 
 
 def long_game(rules: Ruleset, levels: tuple[str, ...], turns: int) -> tuple[Game, dict[str, JSON]]:
@@ -61,7 +63,7 @@ def main() -> None:
     if args.solve:
         tables = solve_winprob(rules)
     else:
-        size, streaks = rules.target // 50, _streaks(rules)
+        size, streaks = rules.target // 50, streak_count(rules)
         tables = WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
     game, start = long_game(rules, ("easy", "normal"), args.turns)
     timed(rules, game, start, tables)

@@ -23,12 +23,13 @@ from bot.engine.dice import dice_from_state
 from bot.engine.game import Action, Game
 from bot.engine.master import modelled
 from bot.engine.messages import Message
+from bot.engine.moves import offered_points, turn_view
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.scoring import wins_at_once
 from bot.engine.solver import solve
-from bot.engine.strategies import Expert, _offered_points, _points_to_beat, _view
-from bot.engine.winprob import TurnValues, WinTables, table_key
+from bot.engine.strategies import Expert, _points_to_beat
+from bot.engine.winprob import WinTables, table_key
 
 Measure = Literal["win", "turn"]
 MoveKind = Literal["roll", "bank", "piggyback"]
@@ -165,15 +166,11 @@ def measure_for(game: Game, tables: WinTables | None) -> Measure:
 Valuer = Callable[[Move], float]
 
 
-def _win_valuer(game: Game, tables: WinTables, cache: dict[tuple[int, ...], TurnValues]) -> Valuer | None:
-    view = _view(game)
+def _win_valuer(game: Game, tables: WinTables) -> Valuer | None:
+    view = turn_view(game)
     if modelled(game, tables):
         me, other = view.me, view.others[0]
-        state = (me.bank, other.bank, me.farkle_streak, other.farkle_streak)
-        if state not in cache:  # one solve per turn: its decisions share the state
-            cache.clear()
-            cache[state] = tables.turn(*state)
-        turn = cache[state]
+        turn = tables.turn(me.bank, other.bank, me.farkle_streak, other.farkle_streak)  # kept per turn
         return lambda move: (
             turn.bank(move.total) if move.kind == "bank" else turn.rolling(move.total, move.dice)
         )
@@ -182,7 +179,7 @@ def _win_valuer(game: Game, tables: WinTables, cache: dict[tuple[int, ...], Turn
 
 def _chase_valuer(game: Game) -> Valuer | None:
     """The chance of passing the leader on a last chance (final round, playoff), else None."""
-    view = _view(game)
+    view = turn_view(game)
     goal = _points_to_beat(game, view)
     if goal is None:
         return None
@@ -194,7 +191,7 @@ def _chase_valuer(game: Game) -> Valuer | None:
 
 
 def _turn_valuer(game: Game) -> Valuer | None:
-    view = _view(game)
+    view = turn_view(game)
     if _points_to_beat(game, view) is not None:
         return None  # a last chance to pass a leader: points are not the goal
     policy = solve(game.rules, view.me.on_board)
@@ -208,7 +205,7 @@ def _as_move(game: Game, action: Action) -> Move:
     t = game.turn
     if game.phase == "turn_start":
         if action.kind == "piggyback":
-            return Move("piggyback", (), _offered_points(game), t.piggyback_dice or 6)
+            return Move("piggyback", (), offered_points(game), t.piggyback_dice or 6)
         return Move("roll", (), 0, 6)
     preview = game.preview(action.keep)
     faces = tuple(sorted(t.roll[p] for p in action.keep))
@@ -252,10 +249,9 @@ def review(
     """Review a finished game: replay it from its starting dice state, judging each move before it."""
     game = Game.new(rules, players, dice_from_state(dice_start), teams)
     measure = measure_for(game, tables)
-    cache: dict[tuple[int, ...], TurnValues] = {}
     decisions: list[Decision] = []
     for action in actions:
-        valuer = _valuer(game, action, measure, tables, cache)
+        valuer = _valuer(game, action, measure, tables)
         if valuer is not None:
             decision = _decide(game, action, valuer)
             if decision is not None:
@@ -264,17 +260,11 @@ def review(
     return _summed(measure, players, tuple(decisions))
 
 
-def _valuer(
-    game: Game,
-    action: Action,
-    measure: Measure,
-    tables: WinTables | None,
-    cache: dict[tuple[int, ...], TurnValues],
-) -> Valuer | None:
+def _valuer(game: Game, action: Action, measure: Measure, tables: WinTables | None) -> Valuer | None:
     if action.kind not in ("roll", "bank", "piggyback") or wins_at_once(game.turn.roll, game.rules):
         return None
     if measure == "win" and tables is not None:
-        return _win_valuer(game, tables, cache)
+        return _win_valuer(game, tables)
     return _turn_valuer(game)
 
 
@@ -283,9 +273,9 @@ def live_chances(game: Game, tables: WinTables | None) -> dict[str, float] | Non
     best move, or on a last chance to pass the leader the chance of passing them; None where neither says."""
     if tables is None or game.phase == "over" or measure_for(game, tables) != "win":
         return None
-    value = _win_valuer(game, tables, {})
+    value = _win_valuer(game, tables)
     if value is None:
         return None
     chance = max(value(_as_move(game, action)) for action in game.legal_actions())
-    mover = _view(game)
+    mover = turn_view(game)
     return {mover.player: chance, mover.others[0].id: 1.0 - chance}

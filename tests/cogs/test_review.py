@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import discord
-import numpy as np
 import pytest
 import simcord
 
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import WinTables, _streaks, adopt, forget
+from bot.engine.winprob import adopt, forget
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     ROLL_OFF,
@@ -27,6 +26,7 @@ from tests.cogs.play import (
     query,
     restart,
 )
+from tests.cogs.test_master import flat_tables
 from tests.cogs.test_persistence import finish_quickly
 
 
@@ -35,12 +35,6 @@ def no_tables() -> Iterator[None]:
     forget()
     yield
     forget()
-
-
-def flat_tables(rules: Ruleset) -> WinTables:
-    """A coin-flip game's tables: every turn starts at 50 %, each choice's chance still differs."""
-    size, streaks = rules.target // 50, _streaks(rules)
-    return WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
 
 
 async def finish(table: Table, dice: Dice) -> str:
@@ -56,32 +50,40 @@ def review_of(result: simcord.InteractionResult) -> discord.Embed:
     return result.response.embeds[0]
 
 
-async def test_the_review_button_answers_privately_with_each_players_accuracy(
-    table: Table, dice: Dice
-) -> None:
-    game_id = await finish(table, dice)
+async def test_the_review_button_answers_privately_in_chances_to_win(table: Table, dice: Dice) -> None:
+    game_id = await finish(table, dice)  # classic: its win tables ship with the bot
     results = board_message(table.channel)
-    pressed = await table.cy.click(results, custom_id=f"farkle-review:{game_id}")
-    embed = review_of(pressed)
+    embed = review_of(await table.cy.click(results, custom_id=f"farkle-review:{game_id}"))
     assert embed.title == f"🔎 Review of game {game_id}"
-    assert embed.description == "Measured in expected points of the turn: these rules have no win tables yet."
+    assert embed.description == "Measured in chance to win, from the exact win tables."
     ana, ben = embed.fields
     assert ana.name == "ana" and (ana.value or "").startswith("Accuracy **")
     assert "· 0 costly mistakes · 5 decisions" in (ana.value or "")
-    assert (
-        "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, bank 10,000 → best: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice (−13 expected points)"
-        in (ana.value or "")
+    assert "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice → best: keep ⚀⚀⚀⚀⚀⚀, bank 8,000 (−" in (
+        ana.value or ""
     )
     assert ben.name == "ben" and "No decision that mattered." in (ben.value or "")
     assert await query(table.env, "SELECT COUNT(*) FROM game_reviews") == [(1,)], "reviewed once"
 
 
+async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table: Table, dice: Dice) -> None:
+    forget()  # as if these rules had no tables yet
+    game_id = await finish(table, dice)
+    embed = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id))
+    assert embed.description == "Measured in expected points of the turn: these rules have no win tables yet."
+    ana = embed.fields[0].value or ""
+    line = (
+        "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, bank 10,000 → best: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice (−13 expected points)"
+    )
+    assert line in ana and "· 0 costly mistakes · 5 decisions" in ana
+
+
 async def test_review_command_has_replays_scope_and_reads_the_same_after_a_restart(
     table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot
 ) -> None:
+    forget()  # reviewed in turn points: after the restart the shipped tables are loaded again
     game_id = await finish(table, dice)
     before = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id.upper())).to_dict()
-    adopt(flat_tables(Ruleset.preset("classic")))  # a review made now would be in chances to win
     await restart(env, make_bot)
     after = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id)).to_dict()
     assert after == before, "the stored review is the one shown, whatever tables exist later"

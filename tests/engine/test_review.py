@@ -11,12 +11,14 @@ import pytest
 from bot.engine import simulate
 from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Game
+from bot.engine.levels import strategy_for
 from bot.engine.master import win_chances
+from bot.engine.reach import reach_table
 from bot.engine.review import GameReview, Move, live_chances, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
-from bot.engine.strategies import _reach_table, strategy_for
-from bot.engine.winprob import WinTables, adopt, forget, solve_winprob
+from bot.engine.winprob import WinTables, adopt, forget
+from bot.engine.winsolve import solve_winprob
 
 SMALL = Ruleset(target=1500)
 PLAYERS = ("1", "2")
@@ -144,5 +146,5 @@ def test_live_chances_in_the_final_round_are_the_chance_to_pass_the_leader() -> 
     gap = (leader.bank + 50 - me.bank) // 50  # passing: one 50-point step more than the leader
     chances = live_chances(game, tables)
     assert chances is not None
-    assert chances[mover] == pytest.approx(_reach_table(SMALL).rolling(gap, 6))
+    assert chances[mover] == pytest.approx(reach_table(SMALL).rolling(gap, 6))
     assert chances[leader.id] == pytest.approx(1 - chances[mover])
