@@ -16,6 +16,7 @@ from bot.engine.events import event_from_row, event_row
 from bot.engine.review import live_chances
 from bot.engine.winprob import tables_for
 from bot.records import SessionRow, StoredSession
+from bot.sessions.numbers import PlayerNumbers, numbers_of
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
@@ -104,6 +105,7 @@ class Snapshot:
     turn_timeout: int = 120
     language: str | None = None  # the server's language setting when the game was created
     chances: tuple[tuple[int, float], ...] = ()  # live odds: (user id, chance to win), with `live_odds` on
+    numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -243,6 +245,7 @@ class Session:
             chances=self._live_chances(game),
             winners=tuple(int(p) for p in result.winners) if result else (),
             placements=tuple(tuple(int(p) for p in group) for group in result.placements) if result else (),
+            numbers=tuple(numbers_of(game.events, seat.player_id) for seat in self.seats) if result else (),
         )
 
     def _live_chances(self, game: Game) -> tuple[tuple[int, float], ...]:
