@@ -37,6 +37,7 @@ COMMANDS = (
             ("/farkle stats", N_("A member's Farkle numbers in this server")),
             ("/farkle history", N_("The last finished games in this channel or server")),
             ("/farkle replay", N_("A finished game, move by move")),
+            ("/farkle review", N_("How well each player of a finished game played")),
             ("/farkle forget-me", N_("Delete your Farkle statistics and your name in past games")),
             ("/farkle reset-leaderboard", N_("Reset this server's leaderboard (Manage Server)")),
         ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import discord
 import pytest
 
 from bot.engine.review import COSTLIEST_SHOWN, Decision, GameReview, Move, PlayerReview
@@ -39,6 +40,7 @@ class Drawn:
 
     def __init__(self, embed: object) -> None:
         self.content, self.embeds, self.components = "", [embed], []
+        self.flags = discord.MessageFlags()
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
