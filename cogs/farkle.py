@@ -22,6 +22,7 @@ from bot.render.language import Translator
 from bot.render.words import echo
 from cogs.board import Boards
 from cogs.delivery import board_scope, channel_routes, forced_ephemeral
+from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 
@@ -36,6 +37,7 @@ NO_SHARED_GAME = Message(
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Farkle(
     StatsCommands,
+    ReviewCommands,
     commands.GroupCog,
     group_name="farkle",
     group_description=locale_str("Play Farkle in this channel"),
@@ -171,5 +173,5 @@ class Farkle(
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton)
+    bot.add_dynamic_items(PageButton, ReviewButton)
     await bot.add_cog(Farkle(bot))

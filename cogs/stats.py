@@ -20,6 +20,7 @@ from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.i18n import for_member
 from bot.records import METRICS, Metric, Period
 from bot.render.language import Translator
+from bot.render.review import replay_marks
 from bot.render.stats import (
     METRIC_NAMES,
     PAGE_TEMPLATE,
@@ -100,8 +101,9 @@ class StatsCommands(commands.Cog):
             row = await self.bot.stats.overall(who.id)
             embed = stats_embed(who.display_name, row, for_member(interaction), everywhere=True)
         else:
-            row = await self.bot.stats.member(scope, who.id)
-            embed = stats_embed(who.display_name, row, await self._server_tr(scope))
+            member_stats = await self.bot.stats.member(scope, who.id)
+            tr = await self._server_tr(scope)
+            embed = stats_embed(who.display_name, member_stats.row, tr, member_stats.accuracy)
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description=locale_str("The last finished games in this channel or server"))
@@ -124,12 +126,13 @@ class StatsCommands(commands.Cog):
     @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
         tr = for_member(interaction)
-        replayed = await self.bot.stats.replay(board_scope(interaction), game)
+        replayed = await self.bot.stats.replay(board_scope(interaction), game, reviewed=True)
         if replayed is None:
             missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
             await interaction.response.send_message(missing, ephemeral=True)
             return
-        text = "\n".join(replay_lines(replayed.game, replayed.names, tr))
+        marks = replay_marks(replayed.review, tr) if replayed.review else None
+        text = "\n".join(replay_lines(replayed.game, replayed.names, tr, marks))
         if len(text) <= REPLAY_INLINE_LIMIT:
             await interaction.response.send_message(f"```\n{text}\n```", ephemeral=True)
         else:
