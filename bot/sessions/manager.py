@@ -116,9 +116,11 @@ class SessionManager:
                 continue
             try:
                 session = Session.from_stored(stored)
-            except Exception:
-                log.exception(
-                    "Could not restore the saved game in channel %s; leaving it aside", stored.channel_id
+            except Exception as damage:  # an operator's condition: one line, not a traceback
+                log.warning(
+                    "Could not restore the saved game in channel %s (%r); leaving it aside",
+                    stored.channel_id,
+                    damage,
                 )
                 unreadable.append(stored.channel_id)
                 self._set_aside[stored.channel_id] = stored.revision
