@@ -222,9 +222,9 @@ async def open_database(where: DatabaseUrl) -> tuple[Database, list[str]]:
 
 def _migrate_and_probe(connection: Connection) -> list[str]:
     check_intact(connection)
-    with migration_lock(connection):
+    with migration_lock(connection):  # the probe too: two processes never create it at the same moment
         applied = migrate(connection)
-    _prove_writable(connection)
+        _prove_writable(connection)
     return applied
 
 

@@ -8,10 +8,11 @@ import multiprocessing
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 
+import pytest
 import sqlalchemy as sa
 
 from bot.database_url import DatabaseUrl
-from bot.storage import DatabaseUnavailable, open_database
+from bot.storage import DatabaseUnavailable, open_database, schema
 from bot.storage.database import sqlalchemy_url
 from bot.storage.schema import revisions
 from tests.databases import PostgresServer
@@ -66,3 +67,20 @@ def test_two_processes_migrating_one_empty_database_at_once_both_succeed(
             urls.put(None)
         for shard in shards:
             shard.join(timeout=30)
+
+
+async def test_a_migration_lock_held_too_long_is_one_line_about_the_other_process(
+    blank_postgres_url: DatabaseUrl, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the unreachable-server advice: the server answered, another process held the migration."""
+    monkeypatch.setattr(schema, "MIGRATION_WAIT", 1)
+    engine = sa.create_engine(sqlalchemy_url(blank_postgres_url), poolclass=sa.NullPool)
+    with engine.connect() as other:
+        other.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": schema.MIGRATION_LOCK})
+        with pytest.raises(DatabaseUnavailable) as refused:
+            await open_database(blank_postgres_url)
+    engine.dispose()
+    assert "busy with another process" in str(refused.value) and "check the address" not in str(refused.value)
+    db, applied = await open_database(blank_postgres_url)  # the lock released: the migration runs
+    assert applied == revisions()
+    await db.close()
