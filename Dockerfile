@@ -4,6 +4,8 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
+# Alembic's script folder, shipped inside the wheel as bot.migrations (pyproject: package-dir)
+COPY migrations ./migrations
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim

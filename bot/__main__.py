@@ -58,6 +58,20 @@ async def _run(settings: Settings, token: str) -> None:
         await bot.start(token)
 
 
+def _connect(settings: Settings, token: str) -> int:
+    """Run the bot until it stops; only here does a network error mean Discord could not be reached."""
+    try:
+        asyncio.run(_run(settings, token))
+    except discord.LoginFailure:
+        return _fail(
+            "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (see .env.example)."
+        )
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"farkle-bot: could not reach Discord ({error}); check the network.", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="farkle-bot", description="Farkle for Discord")
     parser.add_argument("command", nargs="?", choices=["run", "migrate", "backup", "copy-db"], default="run")
@@ -99,16 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             return _fail(problem)
         asyncio.run(_migrate(where))
-        asyncio.run(_run(settings, token))
+        return _connect(settings, token)
     except (SchemaTooNew, DatabaseUnavailable, BackupRefused, CopyRefused) as error:
         return _fail(str(error))
-    except discord.LoginFailure:
-        return _fail(
-            "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (see .env.example)."
-        )
-    except (aiohttp.ClientError, OSError) as error:
-        print(f"farkle-bot: could not reach Discord ({error}); check the network.", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         pass
     return 0

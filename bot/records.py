@@ -57,6 +57,11 @@ class BoardMark:
     ping: tuple[int | None, int | None] | None = None  # (ping message id, the turn it pinged)
 
 
+class DatabaseBusy(RuntimeError):
+    """Another writer held the database for longer than an answer can wait; nothing was changed. An
+    operator's condition (a stuck process, a long backup), not a bug: logged as one warning line."""
+
+
 class SessionConflict(Exception):
     """The stored row moved on since this process read it (another process wrote the game): nothing was
     written, and the writer must reload before answering."""

@@ -134,6 +134,37 @@ def truncated(tmp_path: Path) -> Path:
     return path
 
 
+def _overwrite_the_middle(path: Path) -> Path:
+    """Pages in the middle of the file overwritten, the header left valid: a failing disk or a bad copy."""
+    assert not path.with_name(f"{path.name}-wal").exists(), "every write is in the file itself"
+    data = bytearray(path.read_bytes())
+    page = 4096
+    middle = len(data) // page // 2 * page
+    data[middle : middle + 2 * page] = bytes(range(256)) * (2 * page // 256)
+    path.write_bytes(bytes(data))
+    return path
+
+
+def damaged_fresh(tmp_path: Path) -> Path:
+    """A freshly migrated database, nothing in it yet."""
+    path = tmp_path / "fresh.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(path)).returncode == 0
+    return _overwrite_the_middle(path)
+
+
+def damaged_with_data(tmp_path: Path) -> Path:
+    """A database in use: hundreds of pages of solved policies."""
+    path = tmp_path / "used.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(path)).returncode == 0
+    with sqlite3.connect(path) as db:
+        db.executemany(
+            "INSERT INTO solver_cache (rules_key, on_board, policy) VALUES (?, 0, ?)",
+            [(f"rules-{n}", f"{n}" * 2000) for n in range(400)],
+        )
+    db.close()
+    return _overwrite_the_middle(path)
+
+
 def folder(tmp_path: Path) -> Path:
     (tmp_path / "a-folder").mkdir()
     return tmp_path / "a-folder"
@@ -160,6 +191,17 @@ def small_disk(tmp_path: Path, options: str) -> Iterator[Path]:
         yield mount / "farkle.sqlite3"
     finally:
         subprocess.run(["umount", str(mount)], check=True)
+
+
+@pytest.mark.parametrize("command", ["run", "migrate"])
+@pytest.mark.parametrize("make", [damaged_fresh, damaged_with_data])
+def test_a_damaged_database_is_refused_at_start_pointing_to_the_backups(
+    tmp_path: Path, command: str, make: Callable[[Path], Path]
+) -> None:
+    path = make(tmp_path)
+    result = run_bot(tmp_path, command, DATABASE_PATH=str(path), DISCORD_TOKEN=TOKEN_SHAPE)
+    expect_database_problem(result, path)
+    assert "is damaged" in result.stderr and "restore the last backup" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["run", "migrate"])
@@ -275,6 +317,45 @@ def test_backup_to_a_place_that_cant_be_written_is_one_line(tmp_path: Path) -> N
     result = run_bot(tmp_path, "backup", "/proc/farkle-backup.sqlite3", DATABASE_PATH=str(live))
     expect_database_problem(result, live)
     assert "/proc/farkle-backup.sqlite3" in result.stderr
+
+
+def closed_folder(tmp_path: Path) -> Path:
+    """A folder the bot may not even look into (as /root is to another user)."""
+    (tmp_path / "closed").mkdir(mode=0o000)
+    return tmp_path / "closed" / "backup.sqlite3"
+
+
+def read_only_folder(tmp_path: Path) -> Path:
+    (tmp_path / "read-only").mkdir(mode=0o555)
+    return tmp_path / "read-only" / "backup.sqlite3"
+
+
+def existing_file(tmp_path: Path) -> Path:
+    (tmp_path / "taken.sqlite3").write_bytes(b"an older backup")
+    return tmp_path / "taken.sqlite3"
+
+
+@pytest.mark.parametrize("make", [closed_folder, read_only_folder, existing_file])
+def test_backup_to_a_path_it_cant_use_is_one_line_naming_it_and_exit_2(
+    tmp_path: Path, make: Callable[[Path], Path]
+) -> None:
+    live = tmp_path / "live.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(live)).returncode == 0
+    target = make(tmp_path)
+    result = run_bot(tmp_path, "backup", str(target), prefix=without_root_override(), DATABASE_PATH=str(live))
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1, result.stderr
+    assert str(target) in lines[0] and "could not reach Discord" not in lines[0]
+    if make is existing_file:
+        assert target.read_bytes() == b"an older backup"
+
+
+def test_backup_leaves_nothing_but_the_copy_behind(tmp_path: Path) -> None:
+    """No empty -wal or -shm beside the database or the copy once the backup is done."""
+    live, copy = tmp_path / "live.sqlite3", tmp_path / "copy.sqlite3"
+    assert run_bot(tmp_path, "migrate", DATABASE_PATH=str(live)).returncode == 0
+    assert run_bot(tmp_path, "backup", str(copy), DATABASE_PATH=str(live)).returncode == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["copy.sqlite3", "live.sqlite3"]
 
 
 def test_backup_of_a_missing_database_is_refused(tmp_path: Path) -> None:

@@ -116,9 +116,11 @@ class SessionManager:
                 continue
             try:
                 session = Session.from_stored(stored)
-            except Exception:
-                log.exception(
-                    "Could not restore the saved game in channel %s; leaving it aside", stored.channel_id
+            except Exception as damage:  # an operator's condition: one line, not a traceback
+                log.warning(
+                    "Could not restore the saved game in channel %s (%r); leaving it aside",
+                    stored.channel_id,
+                    damage,
                 )
                 if stored.guild_id != stored.channel_id:  # a conversation's game: only a press reaches it
                     unreadable.append(stored.channel_id)

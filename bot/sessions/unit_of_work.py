@@ -10,7 +10,7 @@ from bot.clock import Clock
 from bot.engine import Event
 from bot.engine.events import TurnStarted
 from bot.engine.messages import Message
-from bot.records import BoardMark, GameRecord, SessionConflict, SessionRow, StoredSession
+from bot.records import BoardMark, DatabaseBusy, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Session
@@ -94,8 +94,16 @@ class UnitOfWork:
             log.warning("The game in channel %s moved on elsewhere; reloading it", session.channel_id)
             reloaded = await self.reload(session.channel_id)
             return Outcome.refuse(MOVED_ON, reloaded.snapshot() if reloaded else None)
-        except Exception:
-            log.exception("Could not save the session in channel %s", session.channel_id)
+        except Exception as error:
+            busy = isinstance(error, DatabaseBusy)  # another process holds the database: one line, expected
+            level = logging.WARNING if busy else logging.ERROR
+            log.log(
+                level,
+                "Could not save the session in channel %s: %s",
+                session.channel_id,
+                error,
+                exc_info=not busy,
+            )
             self._roll_back(session, replaces)
             return Outcome.refuse(NOT_SAVED)
         if session.stage == "closed":

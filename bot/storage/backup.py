@@ -18,28 +18,31 @@ def backup(source: Path, target: Path) -> int:
     The copy is written beside `target` and renamed only once it passes SQLite's quick check, so a
     failed backup never leaves a file that looks like a good one.
     """
-    if not source.is_file():
-        raise BackupRefused(f"there is no database at DATABASE_PATH={source}")
-    if target.exists():
-        raise BackupRefused(f"{target} already exists: choose a new file for the backup")
     partial = target.with_name(f"{target.name}.partial")
     try:
+        if not source.is_file():
+            raise BackupRefused(f"there is no database at DATABASE_PATH={source}")
+        if target.exists() or target.is_symlink():
+            raise BackupRefused(f"{target} already exists: choose a new file for the backup")
         target.parent.mkdir(parents=True, exist_ok=True)
-        pages = _copy(source, partial)
-        partial.rename(target)
-    except (sqlite3.Error, OSError) as error:
+        try:
+            pages = _copy(source, partial)
+            partial.rename(target)
+        finally:
+            partial.unlink(missing_ok=True)
+    except (sqlite3.Error, OSError) as error:  # a folder it may not write or even look into, a full disk
         raise BackupRefused(
             f"could not back up DATABASE_PATH={source} to {target} ({failure_cause(error)}): "
             "check both paths, their permissions and free disk space."
         ) from error
-    finally:
-        partial.unlink(missing_ok=True)
     return pages
 
 
 def _copy(source: Path, target: Path) -> int:
-    # Read-only: a backup never creates or changes the live database.
-    live = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+    # Never creates the live database, and only reads it (query_only). Not `mode=ro`: a read-only
+    # connection can't remove the -wal and -shm files it creates beside a database no process has open.
+    live = sqlite3.connect(f"{source.resolve().as_uri()}?mode=rw", uri=True, timeout=5)
+    live.execute("PRAGMA query_only=ON")
     copy = sqlite3.connect(target)
     try:
         live.backup(copy)

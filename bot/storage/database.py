@@ -26,6 +26,7 @@ from sqlalchemy import event, exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 
 from bot.database_url import DatabaseUrl, Dialect
+from bot.records import DatabaseBusy as DatabaseBusy  # raised here; sessions catch it without SQL
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +49,6 @@ _POSTGRES_WORKERS = (4, 4)
 
 class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot; refusing protects its data."""
-
-
-class DatabaseBusy(RuntimeError):
-    """Another writer held the database for longer than an answer can wait; nothing was changed."""
 
 
 class DatabaseUnavailable(RuntimeError):

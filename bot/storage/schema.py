@@ -7,17 +7,21 @@ upgraded from there like any other, with their data.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from pathlib import Path
 
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import exc
+from sqlalchemy import exc, text
 from sqlalchemy.engine import Connection
 
 from bot.database_url import DatabaseUrl
@@ -27,11 +31,33 @@ from bot.storage.database import Database, DatabaseUnavailable, SchemaTooNew, fa
 LEGACY_DIR: Traversable = files("bot.storage") / "legacy"
 BASELINE = "0009"  # the revision the last legacy file's schema equals
 _LEGACY_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+# PostgreSQL: shard processes starting together migrate one at a time under this advisory lock ("Farkle"),
+# the others waiting at most MIGRATION_WAIT seconds for it.
+MIGRATION_LOCK = 0x4661726B6C65
+MIGRATION_WAIT = 120
+# SQLite's result codes for a file that is not (or no longer) a database.
+_DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+# PostgreSQL's codes for a clash with another process: a lock waited for too long, the same object
+# created twice at once (unique violation, duplicate table), a serialization failure or a deadlock.
+_CLASHES = {"55P03", "23505", "42P07", "40001", "40P01"}
+
+
+class _Damaged(Exception):
+    """SQLite's quick check found the file damaged."""
+
+
+def script_folder() -> str:
+    """Alembic's script folder: `migrations/` at the top of a clone, which the wheel ships inside the
+    package as `bot.migrations` (pyproject's package-dir mapping), so an installed bot migrates anywhere."""
+    installed = importlib.util.find_spec("bot.migrations")
+    if installed is not None and installed.submodule_search_locations:
+        return next(iter(installed.submodule_search_locations))
+    return str(Path(__file__).resolve().parents[2] / "migrations")
 
 
 def _alembic() -> Config:
     config = Config()
-    config.set_main_option("script_location", "bot.storage:revisions")
+    config.set_main_option("script_location", script_folder())
     return config
 
 
@@ -119,9 +145,54 @@ def legacy_upgrade(connection: Connection, directory: Traversable = LEGACY_DIR) 
     return applied
 
 
+@contextmanager
+def migration_lock(connection: Connection) -> Iterator[None]:
+    """PostgreSQL: one process migrates at a time, the others wait and then find the schema up to date.
+
+    The advisory lock is held by a connection of its own, so no transaction of Alembic's releases it.
+    SQLite needs none: one process serves a SQLite file, and each revision commits under the file's lock.
+    """
+    if connection.dialect.name != "postgresql":
+        yield
+        return
+    key = {"key": MIGRATION_LOCK}
+    with connection.engine.connect() as holder:
+        with holder.begin():  # SET LOCAL: the pooled connection keeps its own timeouts afterwards
+            holder.exec_driver_sql(f"SET LOCAL lock_timeout = '{MIGRATION_WAIT}s'")
+            holder.exec_driver_sql("SET LOCAL statement_timeout = 0")
+            holder.execute(text("SELECT pg_advisory_lock(:key)"), key)
+        try:
+            yield
+        finally:
+            with holder.begin():
+                holder.execute(text("SELECT pg_advisory_unlock(:key)"), key)
+
+
+def check_intact(connection: Connection) -> None:
+    """SQLite: refuse a damaged file at start (a real check of every page's structure, PRAGMA
+    quick_check; README, "Measured") rather than fail a game in the middle of a move."""
+    if connection.dialect.name != "sqlite":
+        return
+    raw = connection.connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection)
+    (first, *_) = [row[0] for row in raw.execute("PRAGMA quick_check")]
+    if first != "ok":
+        raise _Damaged(f"SQLite's quick check: {first}")
+
+
 def _problem(where: DatabaseUrl, error: BaseException) -> str:
-    cause = failure_cause(getattr(error, "orig", None) or error)
-    return f"the database {where.setting} can't be used ({cause}): " + (
+    cause = getattr(error, "orig", None) or error
+    if isinstance(cause, _Damaged) or getattr(cause, "sqlite_errorname", None) in _DAMAGED:
+        return (
+            f"the database {where.setting} is damaged ({failure_cause(cause)}): stop the bot, keep this file "
+            'aside and restore the last backup (README, "Backups and upgrades").'
+        )
+    if getattr(cause, "sqlstate", None) in _CLASHES:
+        return (
+            f"the database {where.setting} was busy with another process ({failure_cause(cause)}): "
+            "another shard may be migrating it; start this one again."
+        )
+    return f"the database {where.setting} can't be used ({failure_cause(cause)}): " + (
         "check the path, its permissions and free disk space."
         if where.dialect == "sqlite"
         else "check the address, the user's rights and that the server is running."
@@ -140,7 +211,7 @@ async def open_database(where: DatabaseUrl) -> tuple[Database, list[str]]:
     database = Database(where)
     try:
         applied = await database.set_up(_migrate_and_probe)
-    except (exc.SQLAlchemyError, sqlite3.Error, OSError) as error:
+    except (exc.SQLAlchemyError, sqlite3.Error, OSError, _Damaged) as error:
         await database.close()
         raise DatabaseUnavailable(_problem(where, error)) from error
     except BaseException:
@@ -150,8 +221,10 @@ async def open_database(where: DatabaseUrl) -> tuple[Database, list[str]]:
 
 
 def _migrate_and_probe(connection: Connection) -> list[str]:
-    applied = migrate(connection)
-    _prove_writable(connection)
+    check_intact(connection)
+    with migration_lock(connection):  # the probe too: two processes never create it at the same moment
+        applied = migrate(connection)
+        _prove_writable(connection)
     return applied
 
 

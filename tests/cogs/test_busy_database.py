@@ -6,10 +6,12 @@ would; the bot's busy timeout is a second, so each answer comes well inside Disc
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
+import pytest
 import simcord
 
 from tests.cogs.conftest import Dice, Table
@@ -44,6 +46,19 @@ async def test_a_press_gets_the_couldnt_save_answer_and_changes_nothing(
         assert result.ephemeral and result.response is not None and result.response.content == NOT_SAVED
         assert "ana's turn" in description(board_message(table.channel))
     await act(table.ana, table.channel, "roll")  # the lock is gone: the same press now counts
+
+
+async def test_a_locked_database_is_one_warning_line_not_an_error(
+    table: Table, dice: Dice, env: simcord.Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    with await game_locked(table, dice, env):
+        caplog.clear()
+        await press(table.ana, table.channel, "roll")
+    logged = [
+        r for r in caplog.records if r.name.startswith(("bot", "cogs")) and r.levelno >= logging.WARNING
+    ]
+    assert [(r.levelname, bool(r.exc_info)) for r in logged] == [("WARNING", False)]
+    assert "locked" in logged[0].getMessage()
 
 
 async def test_reads_answer_while_another_process_holds_the_write_lock(

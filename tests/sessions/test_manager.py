@@ -416,7 +416,9 @@ async def test_a_failed_save_during_the_reminder_does_not_stop_the_timeout(h: Ha
 # ---------------------------------------------------------------------- restore
 
 
-async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(h: Harness) -> None:
+async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
     ok(await h.press(ANA, "roll"))
     h.store.rows[CHANNEL + 1] = h.store.rows[CHANNEL].replace('"seats"', '"seatz"')
@@ -426,6 +428,8 @@ async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(h: Harn
     restored = await fresh.restore()
 
     assert restored.unreadable == (CHANNEL + 1, CHANNEL + 2)
+    damaged = [(r.levelname, r.exc_info) for r in caplog.records if "Could not restore" in r.getMessage()]
+    assert damaged == [("WARNING", None)] * 2, "an operator's condition: one line each, no traceback"
     assert [s.channel_id for s in restored.sessions] == [CHANNEL]
     assert restored.behind == (CHANNEL,), "its board was never marked as shown"
     await fresh.close()
