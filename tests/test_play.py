@@ -10,8 +10,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 from play import Table, play_world
-
-from tests.play_table import board, play_one_turn, press, turn_of, until, walk
+from table_moves import board, play_one_turn, press, turn_of, until, walk
 
 ROOT = Path(__file__).resolve().parents[1]
 PAUSE = 1.0  # the bot's own pause between a computer's steps
