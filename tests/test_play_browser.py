@@ -19,7 +19,17 @@ from PIL import Image, ImageStat
 from play import Table, play_world
 from playwright.async_api import async_playwright
 from screenshots import browser_page, one_game
-from table_moves import board, click_on_page, command_on_page, enabled, free_dice, game_over, turn_of, until
+from table_moves import (
+    board,
+    click_on_page,
+    command_on_page,
+    enabled,
+    free_dice,
+    game_over,
+    settled,
+    turn_of,
+    until,
+)
 
 
 async def open_game(page: object, table: Table) -> None:
@@ -64,4 +74,27 @@ async def test_a_whole_game_against_expert_is_played_from_the_page(tmp_path: Pat
         await results.locator(".button-label", has_text=rematch.label).wait_for(
             state="visible", timeout=10_000
         )
+        await page.context.close()
+
+
+async def test_the_friend_joins_from_the_viewer_switch_and_commands_answer(tmp_path: Path) -> None:
+    async with play_world(tmp_path / "farkle.sqlite3") as table, async_playwright() as playwright:
+        page = await browser_page(playwright, tmp_path / "chromium", {"width": 1280, "height": 900})
+        await page.goto(table.url)
+        answers = page.locator("article.channel-message")
+        for command in ("/farkle rules", "/farkle help", "/farkle new"):
+            shown = await answers.count()
+            await command_on_page(page, command)
+            await page.wait_for_function(
+                "(shown) => document.querySelectorAll('article.channel-message').length > shown", arg=shown
+            )
+        await page.get_by_label("Viewing as").select_option(label="friend")
+        await settled(page)
+        await click_on_page(page, table, "join")
+        await page.get_by_label("Viewing as").select_option(label="you")
+        await settled(page)
+        await click_on_page(page, table, "start")
+        snapshot = table.bot.sessions.snapshot(table.channel.id)
+        assert snapshot is not None and snapshot.stage == "playing"
+        assert {seat.user_id for seat in snapshot.seats} == {table.you.id, table.friend.id}
         await page.context.close()
