@@ -78,7 +78,7 @@ def settings_for(database: Path, pause: float) -> Settings:
         discord_token=None,
         database_path=database,
         shard_count=1,
-        # The win tables take minutes of CPU per preset; master plays as expert without them (it says so).
+        # The presets' win tables ship with the bot; solving a server's own takes minutes of CPU: not here.
         solve_win_tables=False,
         log_level="WARNING",
         game=GameSettings(_env_file=None, computer_pause=pause),
@@ -142,7 +142,6 @@ async def play_world(
 ) -> AsyncIterator[Table]:
     """The bot in a SimCord world with the Preview open and the clock followed, closed on exit."""
     locale = LOCALES[language]
-    speak_client_locale(locale)
     bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
     env = simcord.Env(bot, settle_timeout=pause * SETTLE_SHARE, check_errors=False)
     await env.start()
@@ -152,23 +151,24 @@ async def play_world(
         admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         you = guild.add_member(env.create_user("you"), roles=[admins])
         friend = guild.add_member(env.create_user("friend"))
-        async with env.preview(
-            channel,
-            viewers=[you, friend],
-            layout="channel",
-            locale=locale,
-            assets=await die_faces(bot),
-            port=port,
-        ) as preview:
-            table = Table(bot, env, guild, channel, you, friend, preview)
-            gate_page_actions(preview, table.gate)
-            driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
-            try:
-                yield table
-            finally:
-                driver.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await driver
+        with speak_client_locale(locale):
+            async with env.preview(
+                channel,
+                viewers=[you, friend],
+                layout="channel",
+                locale=locale,
+                assets=await die_faces(bot),
+                port=port,
+            ) as preview:
+                table = Table(bot, env, guild, channel, you, friend, preview)
+                gate_page_actions(preview, table.gate)
+                driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
+                try:
+                    yield table
+                finally:
+                    driver.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await driver
     finally:
         await env.shutdown()
         await bot.close()

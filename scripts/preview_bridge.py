@@ -14,6 +14,8 @@ have no public door in SimCord 3.2.1:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import simcord.interactions
@@ -37,8 +39,10 @@ def gate_page_actions(preview: Preview, gate: asyncio.Lock) -> None:
     preview._action = gated  # type: ignore[method-assign]
 
 
-def speak_client_locale(locale: str) -> None:
-    """Interactions carry `locale` (the member's client) and `guild_locale` (the server's) like Discord's."""
+@contextlib.contextmanager
+def speak_client_locale(locale: str) -> Iterator[None]:
+    """Interactions carry `locale` (the member's client) and `guild_locale` (the server's) like Discord's,
+    while the world is open (the builder is SimCord's, shared by every world of the process)."""
     build = simcord.interactions.base_payload
 
     def with_locale(backend: Any, **fields: Any) -> tuple[Any, dict[str, Any]]:
@@ -49,3 +53,7 @@ def speak_client_locale(locale: str) -> None:
         return record, payload
 
     simcord.interactions.base_payload = with_locale
+    try:
+        yield
+    finally:
+        simcord.interactions.base_payload = build

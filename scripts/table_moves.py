@@ -125,16 +125,6 @@ async def settled(page: Any) -> None:
     await page.wait_for_timeout(300)
 
 
-async def play_turn_on_page(page: Any, table: Table) -> None:
-    """The plain turn of `play_one_turn`, clicked in the browser."""
-    if enabled(table, "roll") is not None and not free_dice(table):
-        await click_on_page(page, table, "roll")
-    for position in keepers(table):
-        await click_on_page(page, table, f"pick:{position}")
-    if enabled(table, "bank") is not None:
-        await click_on_page(page, table, "bank")
-
-
 def turn_of(table: Table, member: simcord.MemberActor) -> bool:
     """It is the member's turn and the board shows it (drawn at the game's current roll)."""
     snapshot = table.bot.sessions.snapshot(table.channel.id)
