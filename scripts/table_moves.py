@@ -15,6 +15,7 @@ from typing import Any
 import discord
 import simcord
 from play import Table, channel_state
+from preview_bridge import background_work_done
 
 
 def walk(components: list[Any]) -> Iterator[discord.Button]:
@@ -50,6 +51,7 @@ async def press(table: Table, member: simcord.MemberActor, action: str) -> None:
     button = enabled(table, action)
     assert button is not None, f"no enabled {action} button"
     async with table.gate:
+        await background_work_done(table.env)
         await member.click(board(table), custom_id=button.custom_id)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+import simcord
 import simcord.interactions
 from play import play_world
 from preview_bridge import emoji_url
@@ -21,6 +22,14 @@ def test_the_page_actions_go_through_the_method_the_gate_wraps() -> None:
     assert inspect.iscoroutinefunction(Preview._action)
     assert list(inspect.signature(Preview._action).parameters) == ["self", "context_id", "body"]
     assert "self.preview._action(context_id, body)" in inspect.getsource(PreviewServer._action)
+
+
+def test_simcord_runs_wall_clock_wakeups_in_the_task_the_gate_waits_for() -> None:
+    source = inspect.getsource(simcord.Env._schedule_timer)
+    assert "task = self._real_advance_task = self._runtime.create_task(" in source
+    assert "advancing = self._real_advance_task or self._advance_task" in inspect.getsource(
+        simcord.Env._settle_internal
+    )
 
 
 def test_the_interaction_payload_builder_is_looked_up_when_a_member_acts() -> None:
