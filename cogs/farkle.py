@@ -14,8 +14,8 @@ from discord.ext import commands
 from bot.client import FarkleBot
 from bot.errors import reply_ephemeral
 from bot.i18n import for_member
-from bot.render.board import help_embed, rules_embed
 from bot.render.choices import matching
+from bot.render.help import help_embed, rules_embed
 from bot.render.language import Translator
 from bot.render.words import echo
 from cogs.board import Boards

@@ -8,10 +8,9 @@ from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
-from bot.render.board import GOLD
-from bot.render.components import Button, DrawnView
+from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
-from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe
+from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, rules_name
 
 PAGE_SIZE = 10
 METRIC_NAMES: dict[Metric, str] = {
@@ -114,7 +113,9 @@ def history_embed(title: str, games: list[GameSummary], tr: Translator) -> disco
         players = ", ".join(
             f"{'🏆 ' if won else ''}{capped_name(name)} {tr.points(bank)}" for name, bank, won in game.players
         )
-        lines.append(f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {game.rules_name} · {players}")
+        lines.append(
+            f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {rules_name(game.rules_name, tr)} · {players}"
+        )
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT) or tr.text("No finished games yet.")
     embed.set_footer(text=tr.text("/farkle replay <game> shows a game move by move"))
     return embed
@@ -143,7 +144,9 @@ def replay_lines(game: Game, names: dict[str, str], tr: Translator) -> list[str]
         elif isinstance(event, Rolled):
             current.append(tr.text("rolled {dice}", dice=_faces(event.dice)))
         elif isinstance(event, Kept):
-            kept = tr.text("kept {dice} (+{points}) →", dice=_faces(event.dice), points=str(event.points))
+            kept = tr.text(
+                "kept {dice} (+{points}) →", dice=_faces(event.dice), points=tr.points(event.points)
+            )
             current.append(kept)
         else:
             line = describe(event, name_of, tr)

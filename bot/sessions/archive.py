@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.engine import Action, Event, Game, Ruleset
-from bot.engine.events import Banked, Farkled, HotDice, TurnStarted
+from bot.engine import Action, Game, Ruleset
 from bot.records import GameRecord, PlayerRecord
+from bot.sessions.numbers import numbers_of
 from bot.sessions.session import Session, engine_teams
 
 
@@ -26,22 +26,6 @@ def replay(
     )
 
 
-def _per_player(events: tuple[Event, ...], player: str) -> tuple[int, int, int, int, int]:
-    """Turns, points banked, best turn, Farkles and hot dice for one player, from the event log."""
-    turns = points = best = farkles = hot = 0
-    for event in events:
-        if isinstance(event, TurnStarted) and event.player == player:
-            turns += 1
-        elif isinstance(event, Banked) and event.player == player:
-            points += event.points
-            best = max(best, event.points)
-        elif isinstance(event, Farkled) and event.player == player:
-            farkles += 1
-        elif isinstance(event, HotDice) and event.player == player:
-            hot += 1
-    return turns, points, best, farkles, hot
-
-
 def record_of(session: Session) -> GameRecord | None:
     """The archive of a session whose game just ended (None while it goes on), from the game it holds:
     the engine keeps every event, so nothing is replayed."""
@@ -54,7 +38,7 @@ def record_of(session: Session) -> GameRecord | None:
     events = game.events
     players = []
     for seat_index, seat in enumerate(session.seats):
-        turns, points, best, farkles, hot = _per_player(events, seat.player_id)
+        numbers = numbers_of(events, seat.player_id)
         players.append(
             PlayerRecord(
                 seat=seat_index,
@@ -65,11 +49,11 @@ def record_of(session: Session) -> GameRecord | None:
                 placement=placement.get(seat.player_id, len(session.seats)),
                 won=seat.player_id in result.winners,
                 final_bank=result.banks.get(seat.player_id, 0),
-                turns=turns,
-                points=points,
-                best_turn=best,
-                farkles=farkles,
-                hot_dice=hot,
+                turns=numbers.turns,
+                points=numbers.points,
+                best_turn=numbers.best_turn,
+                farkles=numbers.farkles,
+                hot_dice=numbers.hot_dice,
             )
         )
     return GameRecord(

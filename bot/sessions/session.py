@@ -14,6 +14,7 @@ import orjson
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.events import event_from_row, event_row
 from bot.records import SessionRow, StoredSession
+from bot.sessions.numbers import PlayerNumbers, numbers_of
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
@@ -100,6 +101,7 @@ class Snapshot:
     board_message_id: int | None = None
     turn_timeout: int = 120
     language: str | None = None  # the server's language setting when the game was created
+    numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -235,6 +237,7 @@ class Session:
             final_round=game.final_round,
             winners=tuple(int(p) for p in result.winners) if result else (),
             placements=tuple(tuple(int(p) for p in group) for group in result.placements) if result else (),
+            numbers=tuple(numbers_of(game.events, seat.player_id) for seat in self.seats) if result else (),
         )
 
     def dump(self) -> str:
