@@ -30,9 +30,11 @@ from simcord.preview import Preview
 
 from bot.client import FarkleBot
 from bot.emojis import face_image
-from bot.engine import SeededDice
+from bot.engine import PRESET_NAMES, Ruleset, SeededDice
+from bot.engine.winprob import WinTables, adopt, table_key
 from bot.logs import setup_logging
 from bot.render.dice import FACES, emoji_name
+from bot.sessions.win_tables import shipped_path
 from bot.settings import GameSettings, Settings
 
 # The bot's languages and the Discord locale a client of each sends.
@@ -83,6 +85,15 @@ def settings_for(database: Path, pause: float) -> Settings:
         log_level="WARNING",
         game=GameSettings(_env_file=None, computer_pause=pause),
     )
+
+
+def adopt_shipped_win_tables() -> None:
+    """The presets' shipped win tables, loaded before the bot starts: the bot loads them at start-up off
+    the event loop, which on a busy machine outlasts the 5 s SimCord gives a start-up to settle."""
+    for name in PRESET_NAMES:
+        tables = WinTables.from_bytes(shipped_path(name).read_bytes())
+        if tables.key == table_key(Ruleset.preset(name)):  # else the bot says they are stale, as always
+            adopt(tables)
 
 
 async def die_faces(bot: FarkleBot) -> dict[str, tuple[str, bytes]]:
@@ -143,6 +154,7 @@ async def play_world(
     """The bot in a SimCord world with the Preview open and the clock followed, closed on exit."""
     locale = LOCALES[language]
     bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
+    await asyncio.to_thread(adopt_shipped_win_tables)
     env = simcord.Env(bot, settle_timeout=pause * SETTLE_SHARE, check_errors=False)
     await env.start()
     try:
