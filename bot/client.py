@@ -26,12 +26,14 @@ from bot.ratings import rate_game
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
+from bot.sessions.review import GameReviews
 from bot.sessions.win_tables import Solve, WinTableKeeper, solve_in_process
 from bot.settings import Settings
 from bot.stats import StatsService
 from bot.storage import Database, command_sync, open_database
 from bot.storage.config import SqlConfigStore
 from bot.storage.policies import SqlPolicyStore
+from bot.storage.reviews import SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
 from bot.storage.win_tables import SqlWinTableStore
 
@@ -117,6 +119,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._sessions: SessionManager | None = None
         self._config: ConfigService | None = None
         self._stats: StatsService | None = None
+        self._reviews: GameReviews | None = None
         self._answering: set[asyncio.Task[Any]] = set()
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
@@ -167,7 +170,9 @@ class FarkleBot(commands.AutoShardedBot):
             win_tables=self._win_tables,
         )
         self._config = ConfigService(SqlConfigStore(self._db), self.settings.game, self.clock)
-        self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate)
+        self._reviews = GameReviews(SqlReviewStore(self._db))
+        self._sessions.subscribe(self._reviews.on_event)  # before `restore`, which announces missed ends
+        self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate, self._reviews)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
@@ -291,6 +296,8 @@ class FarkleBot(commands.AutoShardedBot):
             self._awaiting_art.cancel()
         if self._sessions is not None:
             await self._sessions.close(drain=left())
+        if self._reviews is not None:
+            await self._reviews.close(left())
         # discord.py's AutoShardedClient that never connected (a refused login, a test) trips in close() on
         # the event queue `connect()` creates: there is nothing left to stop.
         with contextlib.suppress(AttributeError):

@@ -77,6 +77,7 @@ def config_embed(config: ConfigShown, saved: list[str], tr: Translator) -> disco
                 f"• hints: {typed_words(table.hints)}",
                 f"• threads: {typed_words(config.threads)}",
                 f"• language: {table.language or 'auto'}",
+                f"• live_odds: {typed_words(table.live_odds)}",
             )
         ),
         inline=False,

@@ -10,6 +10,7 @@ from bot.engine.messages import N_
 from bot.render.components import GOLD
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
+from bot.render.review import choice_words
 from bot.render.words import TITLE_LIMIT, clip
 from bot.sessions.outcome import Hint
 from bot.sessions.session import Snapshot
@@ -36,6 +37,7 @@ COMMANDS = (
             ("/farkle stats", N_("A member's Farkle numbers in this server")),
             ("/farkle history", N_("The last finished games in this channel or server")),
             ("/farkle replay", N_("A finished game, move by move")),
+            ("/farkle review", N_("How well each player of a finished game played")),
             ("/farkle forget-me", N_("Delete your Farkle statistics and your name in past games")),
             ("/farkle reset-leaderboard", N_("Reset this server's leaderboard (Manage Server)")),
         ),
@@ -139,12 +141,7 @@ def _chances(chances: WinAdvice, tr: Translator, art: DiceArt, most: int = 3) ->
     with_keep = len({choice.keep for choice in chances.choices}) > 1
     parts = []
     for choice in chances.choices[:most]:
-        if choice.kind == "bank":
-            what = tr.text("bank {points}", points=tr.points(choice.turn_total))
-        elif choice.kind == "piggyback":
-            what = tr.plural("piggyback on {count} die", "piggyback on {count} dice", choice.dice)
-        else:
-            what = tr.plural("roll {count} die", "roll {count} dice", choice.dice)
+        what = choice_words(choice.kind, choice.turn_total, choice.dice, tr)
         if with_keep and choice.keep:
             what = tr.text("keep {dice}, {then}", dice=art.line(choice.keep), then=what)
         parts.append(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from bot.render.board import board, lobby
-from bot.render.components import Rendered
+from bot.render.components import Rendered, row
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
 from bot.render.results import closed, results
+from bot.render.review import odds_line, review_button
 from bot.sessions.session import Snapshot
 
 
@@ -16,5 +17,5 @@ def render(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Ren
     if snapshot.stage == "closed":
         return closed(snapshot, tr)
     if snapshot.stage == "over":
-        return results(snapshot, tr)
-    return board(snapshot, tr, art)
+        return results(snapshot, tr, extra=[row(review_button(snapshot.game_id, tr))])
+    return board(snapshot, tr, art, extra_lines=[line for line in (odds_line(snapshot, tr),) if line])

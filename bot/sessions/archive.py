@@ -5,25 +5,46 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.engine import Action, Game, Ruleset
+from bot.engine.saved import JSON
 from bot.records import GameRecord, PlayerRecord
 from bot.sessions.numbers import numbers_of
 from bot.sessions.session import Session, engine_teams
 
 
-def replay(
+@dataclass(frozen=True)
+class Archived:
+    """An archived game's stored columns, read back as the engine's values."""
+
+    rules: Ruleset
+    players: list[str]
+    dice_start: dict[str, JSON]
+    actions: list[Action]
+    teams: list[int] | None
+
+
+def archived(
     rules_json: str, dice_start_json: str, actions_json: str, seats: Sequence[tuple[int, int | None]]
-) -> Game:
-    """The archived game, rebuilt move by move from its seats' (user id, team); its `events` tell all."""
+) -> Archived:
+    """What an archived game's columns say, with its seats' (user id, team)."""
     rules = Ruleset.model_validate_json(rules_json)
-    return Game.replay(
+    return Archived(
         rules,
         [str(user_id) for user_id, _ in seats],
         json.loads(dice_start_json),
         [Action.from_dict(a) for a in json.loads(actions_json)],
         engine_teams(rules, [team for _, team in seats]),
     )
+
+
+def replay(
+    rules_json: str, dice_start_json: str, actions_json: str, seats: Sequence[tuple[int, int | None]]
+) -> Game:
+    """The archived game, rebuilt move by move from its seats' (user id, team); its `events` tell all."""
+    game = archived(rules_json, dice_start_json, actions_json, seats)
+    return Game.replay(game.rules, game.players, game.dice_start, game.actions, game.teams)
 
 
 def record_of(session: Session) -> GameRecord | None:

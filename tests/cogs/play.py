@@ -98,6 +98,9 @@ def buttons(message: discord.Message) -> dict[str, discord.Button]:
     found: dict[str, discord.Button] = {}
     for item in parts(message):
         if isinstance(item, discord.Button) and item.custom_id:
+            if not item.custom_id.startswith("farkle:"):  # the results' Review ("farkle-review")
+                found[item.custom_id.split(":")[0]] = item
+                continue
             action = item.custom_id.split(":", 3)[3]
             found[re.sub(r"^(pick|drop):", "die:", action)] = item
     return found

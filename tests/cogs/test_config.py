@@ -142,8 +142,9 @@ async def test_every_server_setting_is_settable_shown_and_used_by_the_next_game(
         assert snapshot.hints is False
 
 
-def test_threads_and_language_are_the_only_settings_tested_elsewhere() -> None:
-    assert set(SETTINGS) == {"turn_timeout", "lobby_timeout", "hints", "threads", "language"}
+def test_threads_language_and_live_odds_are_the_only_settings_tested_elsewhere() -> None:
+    """live_odds: tests/cogs/test_review.py."""
+    assert set(SETTINGS) == {"turn_timeout", "lobby_timeout", "hints", "threads", "language", "live_odds"}
 
 
 @pytest.mark.parametrize(

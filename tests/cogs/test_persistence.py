@@ -373,8 +373,9 @@ async def test_history_and_replay(table: Table, dice: Dice) -> None:
     turns = text.strip("`\n").splitlines()
     assert turns[0] == "🎲 ana won the roll-off (6, 2) and starts"
     assert turns[1].startswith(
-        "1. ana: rolled ⚀⚀⚀⚀⚀⚀ kept ⚀⚀⚀⚀⚀⚀ (+2,000) → | 🔥 ana has hot dice! rolled ⚀⚀⚀⚀⚀⚀"
-    )
+        "1. ana: rolled ⚀⚀⚀⚀⚀⚀ [✓] kept ⚀⚀⚀⚀⚀⚀ (+2,000) → | 🔥 ana has hot dice! "
+        "rolled ⚀⚀⚀⚀⚀⚀ [−0.1% chance to win] kept ⚀⚀⚀⚀⚀⚀ (+2,000) →"
+    ), "each decision is marked with its cost (the classic tables ship): the best move with ✓"
     assert "ana banked 10,000" in turns[1]
     assert turns[2] == "2. ben: rolled ⚁⚂⚃⚅⚁⚂ | 💥 ben farkled | 🏆 Game over"
     assert len(turns) == 3

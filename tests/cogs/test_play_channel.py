@@ -185,7 +185,7 @@ async def test_three_idle_turns_remove_a_player_and_end_a_two_player_game(
     board = board_message(table.channel)
     assert title(board) == "🏆 ben wins!"
     assert "🚫 ana was removed after three idle turns" in latest(table.channel)
-    assert list(buttons(board)) == ["rematch"]
+    assert list(buttons(board)) == ["farkle-review", "rematch"]
 
 
 # ---------------------------------------------------------------------- ending and leaving
