@@ -17,6 +17,7 @@ from pathlib import Path
 from play import Table, play_world
 from playwright.async_api import Page, async_playwright
 from table_moves import (
+    board,
     click_on_page,
     command_on_page,
     enabled,
@@ -90,6 +91,11 @@ async def one_game(page: Page, table: Table, out: Path, prefix: str) -> None:
             if farkled or len(free_dice(table)) < 2:
                 await click_on_page(page, table, "bank")
                 break
+    await until(lambda: enabled(table, "rematch") is not None, 60)  # the results are drawn
+    rematch = enabled(table, "rematch")
+    assert rematch is not None and rematch.label
+    results = page.locator(f"article[data-message-id='{board(table).id}']")
+    await results.locator(".button-label", has_text=rematch.label).wait_for(state="visible")  # and shown
     await shoot(page, out / f"{prefix}-results.png")
 
 
