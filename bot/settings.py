@@ -118,7 +118,10 @@ class Settings(BaseSettings):
         """A one-line explanation when the token cannot possibly log in, else None."""
         token = self.discord_token.get_secret_value().strip() if self.discord_token else ""
         if not token:
-            return "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example)."
+            return (
+                "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example); "
+                "to try the bot without Discord: make play"
+            )
         if not _TOKEN_SHAPE.match(token):
             return "DISCORD_TOKEN does not look like a Discord bot token: check .env (see .env.example)."
         return None

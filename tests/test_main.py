@@ -40,6 +40,12 @@ def test_missing_or_malformed_token_exits_2_with_one_clear_line(tmp_path: Path, 
     assert "Traceback" not in result.stderr
 
 
+def test_without_a_token_the_line_points_to_make_play(tmp_path: Path) -> None:
+    """A newcomer without a Discord application learns they can still try the bot."""
+    result = run_bot(tmp_path)
+    assert result.stderr.strip().endswith("to try the bot without Discord: make play")
+
+
 @pytest.mark.parametrize(
     ("variable", "value", "says"),
     [

@@ -1,0 +1,250 @@
+"""`make play`: the real bot in a local Discord-like page, without a Discord application or token.
+
+The real `FarkleBot` runs on a throw-away SQLite file inside a SimCord world (one server, one channel,
+you with Manage Server and a friend), and SimCord's Preview serves that channel on 127.0.0.1. SimCord's
+clock is virtual; a driver moves it with the wall clock, so turn timers, reminders and computer pauses
+take the time they take on Discord, and it republishes the page when the bot changed the channel on its
+own. The page's address carries the Preview's secret: it is for one local user, never to be exposed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import random
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import discord
+import simcord
+from preview_bridge import emoji_url, gate_page_actions, speak_client_locale
+from simcord.preview import Preview
+
+from bot.client import FarkleBot
+from bot.emojis import face_image
+from bot.engine import PRESET_NAMES, Ruleset, SeededDice
+from bot.engine.winprob import WinTables, adopt, table_key
+from bot.logs import setup_logging
+from bot.render.dice import FACES, emoji_name
+from bot.sessions.win_tables import shipped_path
+from bot.settings import GameSettings, Settings
+
+# The bot's languages and the Discord locale a client of each sends.
+LOCALES = {"en": "en-US", "de": "de", "fr": "fr", "es": "es-ES", "pt-BR": "pt-BR"}
+TICK = 0.2  # seconds between two looks at the wall clock
+MOST_PER_TICK = 0.5  # seconds of bot time one tick may move, so moves a busy loop held back come one by one
+# A page action waits for the bot SETTLE_SHARE of a computer's pause: a press returns before the computer's
+# first step, and the steps reach the page one by one through the driver, never all at once in a press.
+COMPUTER_PAUSE = 1.0
+SETTLE_SHARE = 0.9
+
+
+@dataclass
+class Table:
+    """The world the page shows, and the handles a script or test drives it with."""
+
+    bot: FarkleBot
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    you: simcord.MemberActor
+    friend: simcord.MemberActor
+    preview: Preview
+    gate: asyncio.Lock = field(default_factory=asyncio.Lock)
+    publications: int = 0  # background changes published to the page
+
+    @property
+    def url(self) -> str:
+        return self.preview.url
+
+
+def seeded_games(seed: int | None) -> Callable[[], SeededDice] | None:
+    """Each new game's dice: a different stream per game, the same streams for the same seed."""
+    if seed is None:
+        return None
+    streams = random.Random(seed)
+    return lambda: SeededDice(streams.randrange(2**32))
+
+
+def settings_for(database: Path, pause: float) -> Settings:
+    return Settings(
+        _env_file=None,
+        discord_token=None,
+        database_path=database,
+        shard_count=1,
+        # The presets' win tables ship with the bot; solving a server's own takes minutes of CPU: not here.
+        solve_win_tables=False,
+        log_level="WARNING",
+        game=GameSettings(_env_file=None, computer_pause=pause),
+    )
+
+
+def adopt_shipped_win_tables() -> None:
+    """The presets' shipped win tables, loaded before the bot starts: the bot loads them at start-up off
+    the event loop, which on a busy machine outlasts the 5 s SimCord gives a start-up to settle."""
+    for name in PRESET_NAMES:
+        tables = WinTables.from_bytes(shipped_path(name).read_bytes())
+        if tables.key == table_key(Ruleset.preset(name)):  # else the bot says they are stale, as always
+            adopt(tables)
+
+
+async def die_faces(bot: FarkleBot) -> dict[str, tuple[str, bytes]]:
+    """The uploaded die-face emojis' images, for the page: SimCord's Preview is offline."""
+    images = {emoji_name(face): face_image(face) for face in FACES}
+    return {
+        emoji_url(emoji.id): (f"{emoji.name}.png", images[emoji.name])
+        for emoji in await bot.fetch_application_emojis()
+        if emoji.name in images
+    }
+
+
+def channel_state(table: Table) -> str:
+    """A digest of what the channel shows: it moves when the bot posts, edits or deletes a message."""
+    digest = hashlib.sha256()
+    for message in table.channel.history():
+        edited = message.edited_at.isoformat() if message.edited_at else ""
+        digest.update(f"{message.id}|{edited}|{message.content}|".encode())
+        for embed in message.embeds:
+            digest.update(repr(embed.to_dict()).encode())
+        for component in message.components:
+            digest.update(repr(component.to_dict()).encode())
+    return digest.hexdigest()
+
+
+async def follow_the_clock(table: Table) -> None:
+    """Move SimCord's clock with the wall clock and publish what the bot did on its own.
+
+    Between page actions (never during one: they share `table.gate`), bot time catches up with the
+    wall clock by at most MOST_PER_TICK per tick, so a computer's steps are published one by one.
+    """
+    loop = asyncio.get_running_loop()
+    wall, bot_time = loop.time(), table.env.now()
+    shown = channel_state(table)
+    while True:
+        await asyncio.sleep(TICK)
+        async with table.gate:
+            behind = loop.time() - wall - (table.env.now() - bot_time).total_seconds()
+            with contextlib.suppress(TimeoutError):  # the bot is still busy: the next tick goes on
+                if behind > 0:
+                    await table.env.advance_time(min(behind, MOST_PER_TICK))
+                now = channel_state(table)
+                if now != shown:
+                    await table.preview.refresh()
+                    table.publications += 1
+                    shown = now
+
+
+@contextlib.asynccontextmanager
+async def play_world(
+    database: Path,
+    *,
+    port: int = 0,
+    language: str = "en",
+    seed: int | None = None,
+    pause: float = COMPUTER_PAUSE,
+) -> AsyncIterator[Table]:
+    """The bot in a SimCord world with the Preview open and the clock followed, closed on exit."""
+    locale = LOCALES[language]
+    bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
+    await asyncio.to_thread(adopt_shipped_win_tables)
+    env = simcord.Env(bot, settle_timeout=pause * SETTLE_SHARE, check_errors=False)
+    await env.start()
+    try:
+        guild = env.create_guild("Farkle", preferred_locale=locale)
+        channel = guild.create_text_channel("farkle")
+        admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        you = guild.add_member(env.create_user("you"), roles=[admins])
+        friend = guild.add_member(env.create_user("friend"))
+        with speak_client_locale(locale):
+            async with env.preview(
+                channel,
+                viewers=[you, friend],
+                layout="channel",
+                locale=locale,
+                assets=await die_faces(bot),
+                port=port,
+            ) as preview:
+                table = Table(bot, env, guild, channel, you, friend, preview)
+                gate_page_actions(preview, table.gate)
+                driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
+                try:
+                    yield table
+                finally:
+                    driver.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await driver
+    finally:
+        await env.shutdown()
+        await bot.close()
+
+
+def port_is_free(port: int) -> bool:
+    if port == 0:
+        return True
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+async def serve(database: Path, port: int, language: str, seed: int | None) -> None:
+    async with play_world(database, port=port, language=language, seed=seed) as table:
+        print(f"Farkle is ready at {table.url}  (one local user only; Ctrl-C stops it)", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        closed = asyncio.create_task(table.preview.wait_closed())
+        stopped = asyncio.create_task(stop.wait())
+        await asyncio.wait((closed, stopped), return_when=asyncio.FIRST_COMPLETED)
+        for task in (closed, stopped):
+            task.cancel()
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="make play", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--port", type=int, default=0, help="the page's port on 127.0.0.1 (default: any free)"
+    )
+    parser.add_argument(
+        "--lang", choices=sorted(LOCALES), default="en", help="the members' and server's language"
+    )
+    parser.add_argument("--keep", type=Path, help="keep the database in this file (default: thrown away)")
+    parser.add_argument("--seed", type=int, help="the same dice for the same seed")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv)
+    if not 0 <= args.port <= 65535:
+        print(f"make play: --port {args.port} is not a port (0-65535)", file=sys.stderr)
+        return 2
+    if not port_is_free(args.port):
+        print(
+            f"make play: port {args.port} is busy on 127.0.0.1; choose another with --port", file=sys.stderr
+        )
+        return 2
+    setup_logging("WARNING", secret="")
+    scratch = Path(tempfile.mkdtemp(prefix="farkle-play-"))
+    database = args.keep or scratch / "farkle.sqlite3"
+    try:
+        asyncio.run(serve(database, args.port, args.lang, args.seed))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
