@@ -19,6 +19,7 @@ from bot.render.choices import matching
 from bot.render.language import Translator
 from bot.render.words import echo
 from cogs.board import Boards
+from cogs.daily import DailyButton, DailyCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 
@@ -26,6 +27,7 @@ from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 @app_commands.guild_only()
 class Farkle(
     StatsCommands,
+    DailyCommands,
     commands.GroupCog,
     group_name="farkle",
     group_description=locale_str("Play Farkle in this channel"),
@@ -153,5 +155,5 @@ class Farkle(
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton)
+    bot.add_dynamic_items(PageButton, DailyButton)
     await bot.add_cog(Farkle(bot))

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.errors import report_error
 from bot.i18n import for_member
 from bot.records import METRICS, Metric, Period
+from bot.render.daily import add_profile
 from bot.render.language import Translator
 from bot.render.stats import (
     METRIC_NAMES,
@@ -99,7 +100,9 @@ class StatsCommands(commands.Cog):
         assert interaction.guild_id is not None
         who = member or interaction.user
         row = await self.bot.stats.member(interaction.guild_id, who.id)
-        embed = stats_embed(who.display_name, row, await self._server_tr(interaction.guild_id))
+        tr = await self._server_tr(interaction.guild_id)
+        embed = stats_embed(who.display_name, row, tr)
+        add_profile(embed, await self.bot.daily.profile(who.id), tr)
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description=locale_str("The last finished games in this channel or server"))
