@@ -83,12 +83,15 @@ class DailyManager:
 
     async def expert(self, day: int) -> int:
         """What `expert` scores on the day's dice: computed once per day and process, off the event loop."""
+        return await asyncio.shield(self._expert_task(day))
+
+    def _expert_task(self, day: int) -> asyncio.Task[int]:
         task = self._expert.get(day)
         if task is None:
             for old in [d for d in self._expert if d < day - 1]:
                 del self._expert[old]
             task = self._expert[day] = asyncio.create_task(asyncio.to_thread(expert_score, day))
-        return await asyncio.shield(task)
+        return task
 
     # ------------------------------------------------------------------ playing
 
@@ -100,6 +103,7 @@ class DailyManager:
             if row is not None:
                 game = DailyGame.from_json(row.state)
                 return DailyMove(DailyAttempt.of(game, user_id, row.name, row.guild_id, game.selected))
+            self._expert_task(day)  # ready by the time this attempt ends
             game = DailyGame(day)
             started = self._clock.now()
             attempt = DailyAttempt.of(game, user_id, name, guild_id, ())

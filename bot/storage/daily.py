@@ -23,18 +23,7 @@ STANDINGS_SIZE = 10
 
 
 def _row(row: RowMapping) -> DailyRow:
-    return DailyRow(
-        user_id=row["user_id"],
-        day=row["day"],
-        guild_id=row["guild_id"],
-        name=row["name"],
-        state=row["state"],
-        finished=bool(row["finished"]),
-        score=row["score"],
-        line=row["line"],
-        started_at=row["started_at"],
-        ended_at=row["ended_at"],
-    )
+    return DailyRow(**{**row, "finished": bool(row["finished"])})
 
 
 def load(connection: Connection, user_id: int, day: int) -> DailyRow | None:

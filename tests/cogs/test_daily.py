@@ -12,7 +12,7 @@ from bot.engine.daily import DAY_SECONDS, TURNS, DailyDice, expert_score
 from bot.engine.daily import RULES as DAILY_RULES
 from bot.engine.scoring import scoring_options
 from tests.cogs.conftest import Table
-from tests.cogs.play import MakeBot, buttons, farkle, query, restart
+from tests.cogs.play import MakeBot, buttons, execute, farkle, query, restart
 
 BOARD = "🗓️ Daily challenge"
 Keeper = Callable[[tuple[int, ...]], tuple[tuple[int, ...], bool]]  # roll -> (positions kept, bank?)
@@ -198,3 +198,26 @@ async def test_forget_me_deletes_daily_attempts_and_achievements(table: Table) -
     await farkle(table.env).stats.forget(table.ana.id)
     for sql in ("SELECT COUNT(*) FROM achievements", "SELECT COUNT(*) FROM daily_attempts"):
         assert await query(table.env, f"{sql} WHERE user_id = :u", u=table.ana.id) == [(0,)]
+
+
+async def test_a_board_from_an_earlier_day_is_refused_and_todays_is_new(table: Table) -> None:
+    await play(table, table.ana, greedy, turns=1)
+    await table.env.advance_time(DAY_SECONDS)
+    stale = await press(table, table.ana, "roll")
+    assert stale.ephemeral and "earlier day" in stale.response.content
+    await table.ana.slash(table.channel, "farkle daily")
+    assert shown_roll(daily_board(table, table.ana)) == ((1, 0), ())
+
+
+async def test_achievements_a_crash_left_unawarded_are_awarded_after_a_restart(
+    table: Table, make_bot: MakeBot
+) -> None:
+    await play(table, table.ana, greedy)
+    earned = await query(table.env, "SELECT achievement FROM achievements ORDER BY achievement")
+    assert ("daily_first",) in earned
+    await execute(table.env, "DELETE FROM achievements")
+    await execute(table.env, "UPDATE daily_attempts SET awarded = 0")  # as if the process died in between
+    await restart(table.env, make_bot)
+    await table.env.advance_time(1)
+    assert await query(table.env, "SELECT achievement FROM achievements ORDER BY achievement") == earned
+    assert await query(table.env, "SELECT awarded FROM daily_attempts") == [(1,)]
