@@ -35,7 +35,7 @@ class DailyStore(Protocol):
     """Where attempts, awards and standings live (`bot.storage.daily.SqlDailyStore`)."""
 
     async def load(self, user_id: int, day: int) -> DailyRow | None: ...
-    async def save(self, row: DailyRow) -> None: ...
+    async def save(self, row: DailyRow, previous: str | None) -> bool: ...
     async def unawarded(self) -> list[DailyRow]: ...
     async def award_daily(self, awards: list[Award], user_id: int, day: int) -> list[Award]: ...
     async def award_game(self, awards: list[Award]) -> list[Award]: ...
@@ -78,8 +78,7 @@ class DailyManager:
     async def restore(self) -> None:
         """Hand out what a crash left unawarded: the attempt's end is published again."""
         for row in await self._store.unawarded():
-            game = DailyGame.from_json(row.state)
-            self._stream.publish(DailyEnded(DailyAttempt.of(game, row.user_id, row.name, row.guild_id, ())))
+            self._stream.publish(DailyEnded(_attempt(row)))
 
     async def expert(self, day: int) -> int:
         """What `expert` scores on the day's dice: computed once per day and process, off the event loop."""
@@ -100,16 +99,16 @@ class DailyManager:
         day = self.today()
         async with self._locked(user_id):
             row = await self._store.load(user_id, day)
-            if row is not None:
-                game = DailyGame.from_json(row.state)
-                return DailyMove(DailyAttempt.of(game, user_id, row.name, row.guild_id, game.selected))
-            self._expert_task(day)  # ready by the time this attempt ends
-            game = DailyGame(day)
-            started = self._clock.now()
-            attempt = DailyAttempt.of(game, user_id, name, guild_id, ())
-            await self._store.save(_row(attempt, game, started))
-            self._stream.publish(DailyChanged(attempt))
-            return DailyMove(attempt)
+            if row is None:
+                self._expert_task(day)  # ready by the time this attempt ends
+                game = DailyGame(day)
+                attempt = DailyAttempt.of(game, user_id, name, guild_id, ())
+                if await self._store.save(_row(attempt, game, self._clock.now()), None):
+                    self._stream.publish(DailyChanged(attempt))
+                    return DailyMove(attempt)
+                row = await self._store.load(user_id, day)  # another process began it just now
+                assert row is not None
+            return DailyMove(_attempt(row))
 
     async def press(
         self, user_id: int, name: str, guild_id: int | None, day: int, seq: str, action: str, arg: int | None
@@ -122,15 +121,16 @@ class DailyManager:
             if row is None:
                 return DailyMove(None, NO_ATTEMPT)
             game = DailyGame.from_json(row.state)
-            before = DailyAttempt.of(game, user_id, row.name, row.guild_id, game.selected)
-            if seq != before.seq:
-                return DailyMove(before, MOVED_ON)
+            if seq != _attempt(row).seq:
+                return DailyMove(_attempt(row), MOVED_ON)
             try:
                 _apply(game, action, arg)
             except UserFacingError as refused:
-                return DailyMove(before, refused.message)
+                return DailyMove(_attempt(row), refused.message)
             attempt = DailyAttempt.of(game, user_id, name, guild_id, game.selected)
-            await self._store.save(_row(attempt, game, row.started_at, self._clock.now()))
+            if not await self._store.save(_row(attempt, game, row.started_at, self._clock.now()), row.state):
+                now = await self._store.load(user_id, day)  # another process wrote it first
+                return DailyMove(_attempt(now) if now is not None else None, MOVED_ON)
             self._stream.publish(DailyChanged(attempt))
             if attempt.finished:
                 self._stream.publish(DailyEnded(attempt))
@@ -153,6 +153,11 @@ class DailyManager:
         lock = self._locks.setdefault(user_id, asyncio.Lock())
         async with lock:
             yield
+
+
+def _attempt(row: DailyRow) -> DailyAttempt:
+    game = DailyGame.from_json(row.state)
+    return DailyAttempt.of(game, row.user_id, row.name, row.guild_id, game.selected)
 
 
 def _apply(game: DailyGame, action: str, arg: int | None) -> None:

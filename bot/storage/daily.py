@@ -12,12 +12,14 @@ from bot.storage import achievements
 from bot.storage.database import Database
 
 _COLUMNS = "user_id, day, guild_id, name, state, finished, score, line, started_at, ended_at"
-_SAVE = text(
+_CREATE = text(
     f"INSERT INTO daily_attempts ({_COLUMNS}) VALUES (:user_id, :day, :guild_id, :name, :state, :finished,"
-    " :score, :line, :started_at, :ended_at) ON CONFLICT (user_id, day) DO UPDATE SET"
-    " guild_id = excluded.guild_id, name = excluded.name, state = excluded.state,"
-    " finished = excluded.finished, score = excluded.score, line = excluded.line,"
-    " ended_at = excluded.ended_at WHERE daily_attempts.finished = 0"
+    " :score, :line, :started_at, :ended_at) ON CONFLICT (user_id, day) DO NOTHING"
+)
+_UPDATE = text(
+    "UPDATE daily_attempts SET guild_id = :guild_id, name = :name, state = :state, finished = :finished,"
+    " score = :score, line = :line, ended_at = :ended_at"
+    " WHERE user_id = :user_id AND day = :day AND state = :previous AND finished = 0"
 )
 STANDINGS_SIZE = 10
 
@@ -35,10 +37,12 @@ def load(connection: Connection, user_id: int, day: int) -> DailyRow | None:
     return _row(row) if row is not None else None
 
 
-def save(connection: Connection, row: DailyRow) -> None:
-    """Write an attempt; a finished attempt is never changed again (one attempt a day, whatever retries)."""
-    values = {**row.__dict__, "finished": int(row.finished)}
-    connection.execute(_SAVE, values)
+def save(connection: Connection, row: DailyRow, previous: str | None) -> bool:
+    """Write an attempt if the stored one is still `previous` (None: there is none yet); False if another
+    process moved it on first. A finished attempt never changes again: one attempt a day, whatever retries."""
+    values = {**row.__dict__, "finished": int(row.finished), "previous": previous}
+    written = connection.execute(_CREATE if previous is None else _UPDATE, values)
+    return bool(written.rowcount)
 
 
 def unawarded(connection: Connection) -> list[DailyRow]:
@@ -101,8 +105,8 @@ class SqlDailyStore:
     async def load(self, user_id: int, day: int) -> DailyRow | None:
         return await self._db.read(partial(load, user_id=user_id, day=day))
 
-    async def save(self, row: DailyRow) -> None:
-        await self._db.write(partial(save, row=row))
+    async def save(self, row: DailyRow, previous: str | None) -> bool:
+        return await self._db.write(partial(save, row=row, previous=previous))
 
     async def unawarded(self) -> list[DailyRow]:
         return await self._db.read(unawarded)

@@ -152,7 +152,7 @@ async def test_a_replayed_game_end_or_daily_end_awards_nothing_twice(database: D
     record = synthetic("g9", player(ANA, won=True, best=3500), player(BEN), ended_at=5.0, guild=1)
     await keeper(GameEnded(record))
     await keeper(GameEnded(record))  # a crash between the delivery and the mark: announced again
-    await store.save(daily_row(ANA, 20_000, score=900))
+    await store.save(daily_row(ANA, 20_000, score=900), None)
     finished = daily("bbbbbbbbbf", [100] * 9 + [0])
     await keeper(DailyEnded(finished))
     await keeper(DailyEnded(finished))
@@ -181,7 +181,7 @@ async def test_the_seventh_daily_in_a_row_earns_the_streak(database: Database) -
     days = {ANA: range(19_994, 20_001), BEN: [19_993, *range(19_995, 20_001)]}  # ben missed a day
     for user_id, played_days in days.items():
         for day in played_days:
-            await store.save(daily_row(user_id, day, score=500))
+            await store.save(daily_row(user_id, day, score=500), None)
         await keeper(DailyEnded(replace(daily("bbbbbbbbbf", [50] * 9 + [0]), user_id=user_id)))
     assert "daily_streak" in {a.achievement for a in await store.achievements(ANA)}
     assert "daily_streak" not in {a.achievement for a in await store.achievements(BEN)}

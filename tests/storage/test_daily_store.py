@@ -1,6 +1,7 @@
 """Daily attempts, standings and achievements in storage, on SQLite and PostgreSQL."""
 
 import json
+from dataclasses import replace
 
 from bot.records import Award, DailyRow
 from bot.storage import Database
@@ -27,20 +28,25 @@ def attempt(
     )
 
 
-async def test_an_attempt_round_trips_and_a_finished_one_never_changes(database: Database) -> None:
+async def test_an_attempt_is_written_only_over_the_state_its_writer_read(database: Database) -> None:
     store = SqlDailyStore(database)
     assert await store.load(1, DAY) is None
-    await store.save(attempt(1, done=False))
-    assert await store.load(1, DAY) == attempt(1, done=False)
-    await store.save(attempt(1, score=900))
-    await store.save(attempt(1, score=5000))  # a retried or forged second finish
+    begun = attempt(1, done=False)
+    assert await store.save(begun, None)
+    assert not await store.save(replace(begun, name="other process"), None)  # began it at the same time
+    assert await store.load(1, DAY) == begun
+    moved = replace(begun, state=json.dumps({"day": DAY, "actions": [["roll", []]]}))
+    assert await store.save(moved, begun.state)
+    assert not await store.save(replace(begun, name="stale"), begun.state)  # read before that move
+    assert await store.save(replace(moved, finished=True, score=900), moved.state)
+    assert not await store.save(replace(moved, finished=True, score=5000), moved.state)  # a second finish
     stored = await store.load(1, DAY)
     assert stored is not None and stored.finished and stored.score == 900
 
 
 async def test_awarding_twice_leaves_one_row_and_marks_the_attempt(database: Database) -> None:
     store = SqlDailyStore(database)
-    await store.save(attempt(1, score=900))
+    await store.save(attempt(1, score=900), None)
     assert [row.user_id for row in await store.unawarded()] == [1]
     awards = [Award(1, "daily_first", 5.0, f"daily:{DAY}"), Award(1, "hot_dice", 5.0, f"daily:{DAY}")]
     assert await store.award_daily(awards, 1, DAY) == awards
@@ -60,7 +66,7 @@ async def test_standings_rank_a_day_or_a_week_on_a_server_or_everywhere(database
         attempt(1, DAY - 1, score=2000),
         attempt(5, DAY - 9, score=9999),  # another week
     ):
-        await store.save(row)
+        await store.save(row, None)
     today = await store.standings(DAY, DAY, None)
     assert [(s.rank, s.user_id, s.score) for s in today] == [(1, 2, 1500), (1, 3, 1500), (3, 1, 900)]
     assert [s.user_id for s in await store.standings(DAY, DAY, 1)] == [2, 1]
@@ -71,8 +77,8 @@ async def test_standings_rank_a_day_or_a_week_on_a_server_or_everywhere(database
 
 async def test_forget_me_deletes_attempts_and_achievements(database: Database) -> None:
     store = SqlDailyStore(database)
-    await store.save(attempt(1, score=900))
-    await store.save(attempt(2, score=800))
+    await store.save(attempt(1, score=900), None)
+    await store.save(attempt(2, score=800), None)
     await store.award_game([Award(1, "first_win", 1.0, "g1"), Award(2, "first_win", 1.0, "g1")])
     await database.write(lambda connection: forget_member(connection, 1))
     assert await store.load(1, DAY) is None and await store.achievements(1) == []
