@@ -44,8 +44,9 @@ log = logging.getLogger(__name__)
 # Extensions loaded at start-up (add new cogs here), the board edge first: the others hand it their
 # outcomes. Mixin modules in cogs/ are imported by them. Each registers its own persistent buttons.
 EXTENSIONS = ("cogs.board", "cogs.farkle", "cogs.config")
-# How long a shutdown waits for interactions already being answered (Docker allows 10 s by default).
-DRAIN_SECONDS = 5.0
+# How long a shutdown waits, in all, for interactions being answered, their follow-ups and the game-events
+# stream's subscribers (Docker allows 10 s by default before it kills the process).
+DRAIN_SECONDS = 8.0
 # How long a turn ping waits for the answers being sent to finish first, at the most.
 FOLLOW_UP_WAIT = 1.0
 # A shard process that started before the die emojis were uploaded looks again this often, this many times.
@@ -297,15 +298,21 @@ class FarkleBot(commands.AutoShardedBot):
             log.exception("A follow-up of an answer failed")
 
     async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DRAIN_SECONDS  # one budget for the three waits below
+
+        def left() -> float:
+            return max(0.0, deadline - loop.time())
+
         in_flight = self._answering - {asyncio.current_task()}
         if in_flight:
-            await asyncio.wait(in_flight, timeout=DRAIN_SECONDS)
+            await asyncio.wait(in_flight, timeout=left())
         if self._follow_ups:
-            await asyncio.wait(set(self._follow_ups.values()), timeout=DRAIN_SECONDS)
+            await asyncio.wait(set(self._follow_ups.values()), timeout=left())
         if self._awaiting_art is not None:
             self._awaiting_art.cancel()
         if self._sessions is not None:
-            await self._sessions.close()
+            await self._sessions.close(drain=left())
         # discord.py's AutoShardedClient that never connected (a refused login, a test) trips in close() on
         # the event queue `connect()` creates: there is nothing left to stop.
         with contextlib.suppress(AttributeError):

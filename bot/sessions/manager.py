@@ -30,7 +30,7 @@ from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Session, Snapshot, TableSettings
-from bot.sessions.stream import Cause, GameChanged, GameEnded, GameStream, Subscriber
+from bot.sessions.stream import DRAIN_SECONDS, Cause, GameChanged, GameEnded, GameStream, Subscriber
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
 from bot.sessions.win_tables import WinTableKeeper
 from bot.settings import GameSettings
@@ -197,10 +197,11 @@ class SessionManager:
                 warming_up = self._win_tables.want(session.rules)
             return Hint(advise(game), chances, warming_up)
 
-    async def close(self) -> None:
+    async def close(self, drain: float = DRAIN_SECONDS) -> None:
+        """Stop timers and computers, then let the stream's subscribers finish for `drain` seconds."""
         await self._computers.close()
         await self._alarms.close()
-        await self.events.close()
+        await self.events.close(drain)
         await self._marks.close()
         if self._win_tables is not None:
             await self._win_tables.close()

@@ -122,10 +122,11 @@ class GameStream:
                     log.warning("Could not record that game %s was announced", event.record.game_id)
             self._queue.task_done()
 
-    async def close(self) -> None:
-        """Deliver what is queued first (a clean stop announces every game that ended), for a while."""
-        if self._worker is not None and not self._worker.done():
-            await asyncio.wait({self._worker}, timeout=DRAIN_SECONDS)
+    async def close(self, drain: float = DRAIN_SECONDS) -> None:
+        """Deliver what is queued first (a clean stop announces every game that ended), for `drain` seconds;
+        what is left is announced by the next start-up."""
+        if self._worker is not None and not self._worker.done() and drain > 0:
+            await asyncio.wait({self._worker}, timeout=drain)
         if self._worker is not None:
             self._worker.cancel()
             await asyncio.gather(self._worker, return_exceptions=True)
