@@ -194,7 +194,8 @@ class FarkleBot(commands.AutoShardedBot):
         if self.dice_art is KEYCAP_ART and not self.owns_application_setup:
             self._awaiting_art = asyncio.create_task(self._await_dice_art(), name="farkle-dice-art")
         restored = await self._sessions.restore(owns=self.settings.owns_guild)
-        await self._daily.restore()
+        if self.owns_application_setup:  # one process hands out what a crash left unawarded
+            await self._daily.restore()
         if restored.sessions or restored.unreadable:
             log.info(
                 "Restored %d Farkle sessions (%d boards to catch up, %d unreadable)",

@@ -146,8 +146,8 @@ class StatsCommands(commands.Cog):
     async def forget_me(self, interaction: discord.Interaction) -> None:
         tr = for_member(interaction)
         warning = tr.text(
-            "This deletes your Farkle statistics in every server and replaces your name in past games. "
-            "It cannot be undone."
+            "This deletes your Farkle statistics, daily attempts and achievements in every server and "
+            "replaces your name in past games. It cannot be undone."
         )
         confirmed = await ask_to_confirm(interaction, tr, tr.text("Delete my statistics"), warning)
         if confirmed is not None:

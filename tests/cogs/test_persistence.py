@@ -384,7 +384,9 @@ async def test_forget_me_asks_first(table: Table, dice: Dice, env: simcord.Env) 
     await finish_quickly(table, dice)
     asked = await table.ana.slash(table.channel, "farkle forget-me")
     assert asked.ephemeral and asked.response is not None
-    assert asked.response.content.startswith("This deletes your Farkle statistics in every server")
+    assert asked.response.content.startswith(
+        "This deletes your Farkle statistics, daily attempts and achievements"
+    )
     cancelled = await table.ana.click(asked.response.message, label="Cancel")
     assert cancelled.response is not None
     assert cancelled.response.content == "Cancelled: nothing changed."
