@@ -10,7 +10,8 @@ import time
 import tracemalloc
 
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.winprob import solve_winprob, unsupported
+from bot.engine.winprob import unsupported
+from bot.engine.winsolve import solve_winprob
 
 # domsleee/farkle (a solver for cardgames.io's Farkle): 1 = 100, 5 = 50, three of a kind x100 (1s: 1,000),
 # four/five/six of a kind 1,000/2,000/3,000, three pairs 1,500, straight 2,500; first to 10,000 wins;

@@ -205,10 +205,9 @@ class FarkleBot(commands.AutoShardedBot):
             )
         if self.owns_application_setup:
             await self.sync_commands_if_changed()
-            # The presets' tables are solved once, here; other shard processes load them from the database
-            # (a process that needs them before they are stored plays master as expert, or solves them).
-            self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
-        # Everything loaded so far (discord.py, NumPy and Numba, Babel's locale data, restored games) lives
+        # The presets' tables ship in the package: every shard process loads them at once.
+        self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
+        # Everything loaded so far (discord.py, NumPy, Babel's locale data, restored games) lives
         # as long as the process: leave it out of every garbage collection, or a full collection in the
         # middle of a burst of presses walks all of it.
         gc.collect()

@@ -12,6 +12,7 @@ from bot.engine.game import (
     PlayerState,
     TurnState,
 )
+from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.rules import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
 from bot.engine.scoring import (
     ScoringOption,
@@ -22,7 +23,7 @@ from bot.engine.scoring import (
     scoring_options,
 )
 from bot.engine.solver import Decision, TurnPolicy, solve, turn_expected_value
-from bot.engine.strategies import LEVELS, Advice, Strategy, advise, strategy_for
+from bot.engine.strategies import Advice, Strategy, advise
 
 __all__ = [
     "LEVELS",

@@ -46,7 +46,7 @@ from bot.engine.events import (
 from bot.engine.messages import Listing, Message
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON, json_int, json_ints, json_list
-from bot.engine.scoring import is_penalty_roll, wins_at_once
+from bot.engine.scoring import is_penalty_roll, scoring_tables, wins_at_once
 
 Phase: TypeAlias = Literal["turn_start", "choosing", "over"]
 ActionKind: TypeAlias = Literal["roll", "bank", "piggyback", "leave", "timeout"]
@@ -157,7 +157,7 @@ class Game:
     def __init__(self, rules: Ruleset, players: Sequence[str], teams: Sequence[int] | None, dice: DiceSource):
         """Seats and sides only; `new` plays the roll-off and `from_json` restores the rest."""
         self._rules = _interned(rules)
-        self._tables = self._rules.scoring_tables
+        self._tables = scoring_tables(self._rules)
         self._entry_limit = self._rules.entry_roll_limit
         self._ids = tuple(players)
         self._seat_of = {pid: seat for seat, pid in enumerate(self._ids)}

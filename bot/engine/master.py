@@ -14,9 +14,10 @@ from typing import Literal
 
 from bot.engine.game import Action, Game
 from bot.engine.messages import Message
+from bot.engine.moves import keep_action, legal_keeps, may_bank, offered_points, turn_view
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import wins_at_once
-from bot.engine.strategies import Expert, _act, _keeps, _may_bank, _offered_points, _view
+from bot.engine.strategies import Expert
 from bot.engine.winprob import WinTables, table_key, tables_for, unsupported
 
 
@@ -58,7 +59,7 @@ def modelled(game: Game, tables: WinTables) -> bool:
         return False
     if rules.teams or len(game.sides) != 2:
         return False
-    view = _view(game)
+    view = turn_view(game)
     if len(view.others) != 1:
         return False
     if rules.entry_roll_limit is not None and not view.me.on_board:
@@ -73,28 +74,32 @@ def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None
     tables = tables or tables_for(game.rules)
     if tables is None or not modelled(game, tables):
         return None
-    rules, view = game.rules, _view(game)
+    rules, view = game.rules, turn_view(game)
     mine, theirs = view.me.farkle_streak, view.others[0].farkle_streak
-    turn = tables.turn(view.me.bank, view.others[0].bank, mine, theirs)
+    bank, other = view.me.bank, view.others[0].bank
     t = view.turn
     choices: list[WinChoice] = []
-    if game.phase == "turn_start":
-        choices.append(WinChoice("roll", (), 0, 6, turn.rolling(0, 6), Action("roll", view.player)))
+    if game.phase == "turn_start":  # a fresh turn's chance is in the table: no turn to solve
+        fresh = tables.value(bank, other, mine, theirs)
+        choices.append(WinChoice("roll", (), 0, 6, fresh, Action("roll", view.player)))
         offer = t.piggyback_dice
         if offer is not None and any(a.kind == "piggyback" for a in game.legal_actions()):
-            inherited = _offered_points(game)
-            chance = turn.rolling(inherited, offer)
+            inherited = offered_points(game)
+            chance = tables.turn(bank, other, mine, theirs).rolling(inherited, offer)
             choices.append(
                 WinChoice("piggyback", (), inherited, offer, chance, Action("piggyback", view.player))
             )
     else:
-        for keep in _keeps(rules, view, per_count=True):
-            if _may_bank(rules, view, keep):
-                action = _act(view, keep, True)
+        turn = tables.turn(bank, other, mine, theirs)
+        for keep in legal_keeps(rules, view, per_count=True):
+            if may_bank(rules, view, keep):
+                action = keep_action(view, keep, True)
                 choices.append(WinChoice("bank", keep.faces, keep.total, 0, turn.bank(keep.total), action))
             dice = keep.left or 6
             chance = turn.rolling(keep.total, dice)
-            choices.append(WinChoice("roll", keep.faces, keep.total, dice, chance, _act(view, keep, False)))
+            choices.append(
+                WinChoice("roll", keep.faces, keep.total, dice, chance, keep_action(view, keep, False))
+            )
     choices.sort(key=lambda choice: -choice.chance)  # stable: banking first on a tie
     return WinAdvice(tuple(choices))
 

@@ -11,16 +11,13 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from bot.engine.errors import UserFacingError
 from bot.engine.messages import N_, Listing, Message, Param
 from bot.engine.values import OFF_WORDS, number, switch, typed
-
-if TYPE_CHECKING:
-    from bot.engine.scoring import ScoringTables
 
 PRESET_NAMES: tuple[str, ...] = ("classic", "box", "doubling", "last-loses", "family")
 
@@ -311,13 +308,6 @@ class Ruleset(BaseModel):
                 )
             )
         return _preset(name)
-
-    @cached_property
-    def scoring_tables(self) -> ScoringTables:
-        """Scoring tables, built on first use and kept on this frozen instance (one lookup per score)."""
-        from bot.engine.scoring import ScoringTables  # scoring imports this module
-
-        return ScoringTables(self)
 
     def with_option(self, name: str, raw: str) -> Ruleset:
         """This ruleset with one option set from user-typed text; a changed preset becomes "custom"."""

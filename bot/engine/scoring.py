@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 
@@ -88,7 +89,7 @@ def _sub_multisets(counts: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
 
 
 class ScoringTables:
-    """All one-roll answers for a ruleset; reach them through `rules.scoring_tables` (built once)."""
+    """All one-roll answers for a ruleset; reach them through `scoring_tables(rules)` (built once)."""
 
     __slots__ = ("best", "farkle", "options", "score")
 
@@ -153,6 +154,12 @@ def _best_split(
     return result
 
 
+@lru_cache(maxsize=64)
+def scoring_tables(rules: Ruleset) -> ScoringTables:
+    """The ruleset's tables, built on first use and kept for the most recently used rulesets."""
+    return ScoringTables(rules)
+
+
 def _roll_key(roll: Sequence[int]) -> Faces:
     key = tuple(sorted(roll))
     if len(key) > 6 or (key and (key[0] < 1 or key[-1] > 6)):
@@ -162,24 +169,24 @@ def _roll_key(roll: Sequence[int]) -> Faces:
 
 def score_dice(dice: Sequence[int], rules: Ruleset) -> int | None:
     """Points for keeping exactly these dice from one roll (best split); None if a die doesn't score."""
-    return rules.scoring_tables.score.get(tuple(sorted(dice)))
+    return scoring_tables(rules).score.get(tuple(sorted(dice)))
 
 
 def scoring_options(roll: Sequence[int], rules: Ruleset) -> tuple[ScoringOption, ...]:
     """Every distinct scoring keep of the roll, most points first (then fewest dice)."""
-    return rules.scoring_tables.options[_roll_key(roll)]
+    return scoring_tables(rules).options[_roll_key(roll)]
 
 
 def best_points(roll: Sequence[int], rules: Ruleset) -> int:
     """Points of the best keep of the roll; 0 for a Farkle."""
-    return rules.scoring_tables.best[_roll_key(roll)]
+    return scoring_tables(rules).best[_roll_key(roll)]
 
 
 def farkle_chance(n_dice: int, rules: Ruleset) -> Fraction:
     """Exact chance that n fair dice have no scoring keep (a penalty roll still has keeps)."""
     if not 1 <= n_dice <= 6:
         raise ValueError(f"Farkle rolls are of 1 to 6 dice, not {n_dice}.")
-    return rules.scoring_tables.farkle[n_dice]
+    return scoring_tables(rules).farkle[n_dice]
 
 
 def is_penalty_roll(roll: Sequence[int], rules: Ruleset) -> bool:

@@ -20,9 +20,11 @@ from math import sqrt
 from bot.engine.dice import ScriptedDice
 from bot.engine.events import Banked, TurnStarted
 from bot.engine.game import Game
+from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.strategies import LEVELS, Strategy, strategy_for
-from bot.engine.winprob import adopt, solve_winprob, tables_for, unsupported
+from bot.engine.strategies import Strategy
+from bot.engine.winprob import adopt, tables_for, unsupported
+from bot.engine.winsolve import solve_winprob
 
 Z_95 = 1.959964
 

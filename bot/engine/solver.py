@@ -22,7 +22,13 @@ from math import gcd
 from typing import Any
 
 from bot.engine.rules import Ruleset
-from bot.engine.scoring import is_penalty_roll, outcome_count, scoring_options, wins_at_once
+from bot.engine.scoring import (
+    is_penalty_roll,
+    outcome_count,
+    scoring_options,
+    scoring_tables,
+    wins_at_once,
+)
 
 _CAP = 50_000
 _JSON_VERSION = 1
@@ -38,9 +44,9 @@ class Decision:
 
 
 # A roll's keeps worth considering: (points in units, dice left after keeping; 0 = hot dice).
-_Keeps = tuple[tuple[int, int], ...]
+Keeps = tuple[tuple[int, int], ...]
 # Rolls of n dice grouped by their keeps, with probabilities; and the expected penalty-roll points.
-_Outcomes = tuple[list[tuple[float, _Keeps]], float]
+Outcomes = tuple[list[tuple[float, Keeps]], float]
 
 
 def _best_keep_per_count(roll: Sequence[int], rules: Ruleset) -> dict[int, tuple[tuple[int, ...], int]]:
@@ -51,16 +57,16 @@ def _best_keep_per_count(roll: Sequence[int], rules: Ruleset) -> dict[int, tuple
     return best
 
 
-def _outcomes(rules: Ruleset, n: int, unit: int, prune: bool, apart: bool = False) -> _Outcomes:
+def roll_outcomes(rules: Ruleset, n: int, unit: int, prune: bool, apart: bool = False) -> Outcomes:
     """Rolls of n dice grouped by their keeps (with probabilities), and the penalty-roll term.
 
     `prune` keeps only the best keep per number of dice kept; without it every keep stays (slower;
     the tests use it to check that pruning never changes a value). `apart` leaves out six 1s that win
     at once (the win tables value that roll as a win, not as points).
     """
-    grouped: dict[_Keeps, float] = {}
+    grouped: dict[Keeps, float] = {}
     penalty = 0.0
-    tables = rules.scoring_tables
+    tables = scoring_tables(rules)
     for roll in tables.options:
         if len(roll) != n or not tables.options[roll]:
             continue
@@ -79,10 +85,10 @@ def _outcomes(rules: Ruleset, n: int, unit: int, prune: bool, apart: bool = Fals
     return [(p, keeps) for keeps, p in grouped.items()], penalty
 
 
-def _unit(rules: Ruleset) -> int:
+def score_unit(rules: Ruleset) -> int:
     """Largest step dividing every reachable turn total (50 for every sheet)."""
     step = rules.piggyback_bonus
-    for points in rules.scoring_tables.score.values():
+    for points in scoring_tables(rules).score.values():
         step = gcd(step, points)
     return step
 
@@ -196,7 +202,7 @@ def _settle(turn_total: int, rolling: float, may_bank: bool) -> tuple[float, boo
     return rolling, False
 
 
-def _linear_tail(outcomes: list[_Outcomes], unit: int, forced: bool) -> list[tuple[float, float]]:
+def _linear_tail(outcomes: list[Outcomes], unit: int, forced: bool) -> list[tuple[float, float]]:
     """Value a*T + b of rolling n dice at a huge total T when banking at the first legal chance."""
 
     def sums(n: int) -> tuple[float, float, float, float]:
@@ -220,7 +226,7 @@ def _linear_tail(outcomes: list[_Outcomes], unit: int, forced: bool) -> list[tup
 
 
 def _sweep(
-    outcomes: list[_Outcomes],
+    outcomes: list[Outcomes],
     after: list[list[float]],
     rolling: list[list[float]],
     ts: range,
@@ -237,8 +243,8 @@ def _sweep(
 
 
 def _solve(rules: Ruleset, on_board: bool, cap: int = _CAP, prune: bool = True) -> TurnPolicy:
-    unit = _unit(rules)
-    outcomes: list[_Outcomes] = [([], 0.0)] + [_outcomes(rules, n, unit, prune) for n in range(1, 7)]
+    unit = score_unit(rules)
+    outcomes: list[Outcomes] = [([], 0.0)] + [roll_outcomes(rules, n, unit, prune) for n in range(1, 7)]
     top = cap // unit
     reach = max(s for n in range(1, 7) for _, keeps in outcomes[n][0] for s, _ in keeps)
     size = top + reach + 1
@@ -268,7 +274,7 @@ def _solve(rules: Ruleset, on_board: bool, cap: int = _CAP, prune: bool = True) 
 def _solve_entry_limit(
     rules: Ruleset,
     unit: int,
-    outcomes: list[_Outcomes],
+    outcomes: list[Outcomes],
     after: list[list[float]],
 ) -> list[list[list[float]]]:
     """Below the entry, the number of rolls matters: one sweep per roll count, last roll first."""

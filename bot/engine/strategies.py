@@ -23,20 +23,25 @@ minimum, the bank minimum and forced hot dice. Easy never piggybacks.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd
 from typing import Literal, Protocol
 
 from bot.engine.events import Banked, Playoff
-from bot.engine.game import Action, Game, PlayerState, TurnState
+from bot.engine.game import Action, Game
+from bot.engine.moves import (
+    Keep,
+    TurnView,
+    keep_action,
+    legal_keeps,
+    may_bank,
+    offered_points,
+    turn_view,
+)
+from bot.engine.reach import ReachTable, reach_table
 from bot.engine.rules import Ruleset
-from bot.engine.scoring import farkle_chance, is_penalty_roll, outcome_count, score_dice
+from bot.engine.scoring import farkle_chance, score_dice
 from bot.engine.solver import TurnPolicy, solve
-
-LEVELS: tuple[str, ...] = ("easy", "normal", "expert", "master")
 
 EASY_BANK_FROM = 300
 # Normal banks a turn total at or above this, by the dice it would roll next (6 = hot dice: always rolls).
@@ -56,86 +61,6 @@ class Strategy(Protocol):
     def choose(self, game: Game) -> Action: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Keep:
-    """A candidate keep: sorted faces (empty when rolling hot dice), points, turn total after, dice left."""
-
-    faces: tuple[int, ...]
-    points: int
-    total: int
-    left: int  # 0 = hot dice: six fresh dice next
-
-
-@dataclass(frozen=True, slots=True)
-class _View:
-    """What every level reads from the game for the player to move."""
-
-    player: str
-    me: PlayerState
-    others: tuple[PlayerState, ...]  # active players of the other sides
-    turn: TurnState
-    bank_from: int  # smallest turn total this side may bank
-
-
-def _view(game: Game) -> _View:
-    player = game.current_player
-    if player is None or game.phase == "over":
-        raise ValueError("The game is over: nobody has a move to make.")
-    players = game.players
-    me = next(p for p in players if p.id == player)
-    side = me.team if me.team is not None else me.id
-    others = tuple(p for p in players if p.active and (p.team if p.team is not None else p.id) != side)
-    rules = game.rules
-    bank_from = max(rules.bank_minimum, 0 if me.on_board else rules.entry_minimum)
-    return _View(player, me, others, game.turn, bank_from)
-
-
-def _may_bank(rules: Ruleset, view: _View, keep: _Keep) -> bool:
-    return keep.total >= view.bank_from and not (keep.left == 0 and rules.hot_dice == "forced")
-
-
-def _keeps(rules: Ruleset, view: _View, per_count: bool = False) -> list[_Keep]:
-    """Legal keeps of the roll on the table, most points first (or the best per dice kept, fewest first).
-
-    Hot dice (no roll on the table) give the single empty keep. On a limited entry roll, keeps short of
-    the entry are refused by the game, so they are left out.
-    """
-    t = view.turn
-    if not t.roll:
-        return [_Keep((), 0, t.total, 0)]
-    limit = rules.entry_roll_limit
-    short = limit is not None and t.rolls >= limit and not view.me.on_board
-    keeps: list[_Keep] = []
-    counts: set[int] = set()
-    for option in rules.scoring_tables.options[tuple(sorted(t.roll))]:
-        total = t.total + option.points
-        if (short and total < rules.entry_minimum) or (per_count and len(option.dice) in counts):
-            continue
-        counts.add(len(option.dice))
-        keeps.append(_Keep(option.dice, option.points, total, len(t.roll) - len(option.dice)))
-    if per_count:
-        keeps.sort(key=lambda k: len(k.faces))
-    return keeps
-
-
-def _act(view: _View, keep: _Keep, bank: bool) -> Action:
-    """The action keeping these faces: positions of the first free die showing each face."""
-    free = list(range(len(view.turn.roll)))
-    positions = []
-    for face in keep.faces:
-        position = next(p for p in free if view.turn.roll[p] == face)
-        free.remove(position)
-        positions.append(position)
-    return Action("bank" if bank else "roll", view.player, tuple(positions))
-
-
-def _offered_points(game: Game) -> int:
-    """Points a piggyback inherits: the bonus, or the previous turn's banked total (its "banked" event)."""
-    if game.rules.piggyback == "bonus":
-        return game.rules.piggyback_bonus
-    return next(e.points for e in reversed(game.events) if isinstance(e, Banked))
-
-
 class Easy:
     """Keeps every scoring die; banks at 300 or more (or the minimum it needs); never piggybacks."""
 
@@ -143,11 +68,11 @@ class Easy:
         self.rules = rules
 
     def choose(self, game: Game) -> Action:
-        view = _view(game)
+        view = turn_view(game)
         if game.phase == "turn_start":
             return Action("roll", view.player)
-        keep = _keeps(self.rules, view)[0]
-        return _act(view, keep, keep.total >= EASY_BANK_FROM and _may_bank(self.rules, view, keep))
+        keep = legal_keeps(self.rules, view)[0]
+        return keep_action(view, keep, keep.total >= EASY_BANK_FROM and may_bank(self.rules, view, keep))
 
 
 class Normal:
@@ -156,27 +81,27 @@ class Normal:
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
 
-    def _banks(self, view: _View, keep: _Keep) -> bool:
+    def _banks(self, view: TurnView, keep: Keep) -> bool:
         threshold = NORMAL_BANK_FROM[keep.left or 6]
-        return threshold is not None and keep.total >= threshold and _may_bank(self.rules, view, keep)
+        return threshold is not None and keep.total >= threshold and may_bank(self.rules, view, keep)
 
     def choose(self, game: Game) -> Action:
-        view = _view(game)
+        view = turn_view(game)
         t = view.turn
         if game.phase == "turn_start":
             offer = t.piggyback_dice
-            if offer is not None and _offered_points(game) >= NORMAL_PIGGYBACK_FROM[offer]:
+            if offer is not None and offered_points(game) >= NORMAL_PIGGYBACK_FROM[offer]:
                 return Action("piggyback", view.player)
             return Action("roll", view.player)
-        keeps = _keeps(self.rules, view)
+        keeps = legal_keeps(self.rules, view)
         best = keeps[0]
         if self._banks(view, best):
-            return _act(view, best, True)
+            return keep_action(view, best, True)
         if 0 < best.left < 3:
             more = next((k for k in keeps if k.left == 0 or k.left >= 3), None)
             if more is not None and best.points - more.points <= NORMAL_KEEP_MORE_DICE_COST:
-                return _act(view, more, self._banks(view, more))
-        return _act(view, best, False)
+                return keep_action(view, more, self._banks(view, more))
+        return keep_action(view, best, False)
 
 
 class _Judge(Protocol):
@@ -187,83 +112,10 @@ class _Judge(Protocol):
     def after_keep(self, turn_total: int, dice_left: int, rolls: int = 0) -> tuple[float, bool]: ...
 
 
-class _ReachTable:
-    """Chance that a turn rolling n dice gains `gap` more points and banks them, playing for exactly that.
-
-    The chance depends only on the gap (in units of the largest step dividing every score), so one table
-    per ruleset serves every chase; it grows on demand. Penalty rolls count as failures. The entry roll
-    limit is not modelled (a chasing side has a bank to beat, so it is on the board in practice).
-    """
-
-    def __init__(self, rules: Ruleset) -> None:
-        tables = rules.scoring_tables
-        self.unit = gcd(rules.piggyback_bonus, *tables.score.values())
-        self._forced = rules.hot_dice == "forced"
-        # per dice rolled: (probability, ((units gained, dice left), ...) of the best keep per dice kept)
-        self._outcomes: list[list[tuple[float, tuple[tuple[int, int], ...]]]] = [[] for _ in range(7)]
-        for roll, options in tables.options.items():
-            n = len(roll)
-            if not options or is_penalty_roll(roll, rules):
-                continue
-            best: dict[int, int] = {}
-            for option in options:
-                best.setdefault(len(option.dice), option.points // self.unit)
-            keeps = tuple((units, n - kept) for kept, units in best.items())
-            self._outcomes[n].append((outcome_count(roll) / 6**n, keeps))
-        # Gap 0: any scoring roll with a bankable keep succeeds; only-hot-dice rolls (when forced) go again.
-        done = [0.0] * 7
-        again = [0.0] * 7
-        for n in range(1, 7):
-            for p, keeps in self._outcomes[n]:
-                if any(left or not self._forced for _, left in keeps):
-                    done[n] += p
-                else:
-                    again[n] += p
-        fresh = done[6] / (1 - again[6])
-        self._roll: list[list[float]] = [[done[n] + again[n] * fresh] for n in range(7)]
-        self._growing = threading.RLock()
-
-    def after(self, gap: int, left: int) -> float:
-        """Chance once dice are kept, `gap` units still to gain and `left` dice (0 = hot dice) to roll."""
-        if gap <= 0 and (left or not self._forced):
-            return 1.0
-        return self.rolling(gap, left or 6)
-
-    def rolling(self, gap: int, n: int) -> float:
-        gap = max(gap, 0)
-        if len(self._roll[n]) <= gap:
-            with self._growing:  # one table serves every game of these rules, from any thread
-                while len(self._roll[n]) <= gap:
-                    self._grow()
-        return self._roll[n][gap]
-
-    def _grow(self) -> None:
-        """Add the next gap for every dice count: a keep gains at least a unit, so smaller gaps are known."""
-        gap = len(self._roll[6])
-        after = self.after
-        for n in range(1, 7):
-            self._roll[n].append(
-                sum(
-                    p * max(after(gap - units, left) for units, left in keeps)
-                    for p, keeps in self._outcomes[n]
-                )
-            )
-
-
-_REACH: dict[str, _ReachTable] = {}
-
-
-def _reach_table(rules: Ruleset) -> _ReachTable:
-    key = rules.key()
-    if key not in _REACH:
-        _REACH[key] = _ReachTable(rules)
-    return _REACH[key]
-
-
 class _Chase:
     """A judge valuing states by the chance of banking at least `goal` this turn (banking only then)."""
 
-    def __init__(self, table: _ReachTable, goal: int, forced: bool) -> None:
+    def __init__(self, table: ReachTable, goal: int, forced: bool) -> None:
         self._table = table
         self._goal = -(-goal // table.unit)  # in units, rounded up: totals are whole units
         self._forced = forced
@@ -278,7 +130,7 @@ class _Chase:
         return self._table.after(gap, dice_left), False
 
 
-def _points_to_beat(game: Game, view: _View) -> int | None:
+def _points_to_beat(game: Game, view: TurnView) -> int | None:
     """Turn total needed to pass the leader when this turn is the last chance to, else None.
 
     In a playoff the turn totals posted in this playoff round count; in the final round the banks.
@@ -309,61 +161,38 @@ class Expert:
     def policy(self, on_board: bool) -> TurnPolicy:
         return self._on if on_board else self._off
 
-    def _judge(self, game: Game, view: _View) -> _Judge:
+    def _judge(self, game: Game, view: TurnView) -> _Judge:
         need = _points_to_beat(game, view)
         if need is None:
             return self.policy(view.me.on_board)
         forced = self.rules.hot_dice == "forced"
-        return _Chase(_reach_table(self.rules), max(need, view.bank_from), forced)
+        return _Chase(reach_table(self.rules), max(need, view.bank_from), forced)
 
     def choose(self, game: Game) -> Action:
-        view = _view(game)
+        view = turn_view(game)
         t = view.turn
         judge = self._judge(game, view)
         if game.phase == "turn_start":
             offer = t.piggyback_dice
-            if offer is not None and judge.expected_if_rolling(_offered_points(game), offer) > (
+            if offer is not None and judge.expected_if_rolling(offered_points(game), offer) > (
                 judge.expected_if_rolling(0, 6)
             ):
                 return Action("piggyback", view.player)
             return Action("roll", view.player)
         if self.rules.six_ones_instant_win and t.roll == (1,) * 6:
-            return _act(view, _Keep(t.roll, 0, t.total, 0), True)  # wins the game at once
-        keeps = _keeps(self.rules, view, per_count=True)
+            return keep_action(view, Keep(t.roll, 0, t.total, 0), True)  # wins the game at once
+        keeps = legal_keeps(self.rules, view, per_count=True)
         if self.rules.end_rule == "exact" and not game.playoff:
             to_target = self.rules.target - view.me.bank
-            reaching = [k for k in keeps if k.total >= to_target and _may_bank(self.rules, view, k)]
+            reaching = [k for k in keeps if k.total >= to_target and may_bank(self.rules, view, k)]
             if reaching:
-                return _act(view, min(reaching, key=lambda k: (k.points, len(k.faces))), True)
+                return keep_action(view, min(reaching, key=lambda k: (k.points, len(k.faces))), True)
         best, best_value, bank = keeps[0], float("-inf"), False
         for keep in keeps:  # fewest dice first: ties keep fewer, as the solver does
             value, banks = judge.after_keep(keep.total, keep.left, t.rolls)
             if value > best_value:
                 best, best_value, bank = keep, value, banks
-        return _act(view, best, bank)
-
-
-def _master(rules: Ruleset) -> Strategy:
-    from bot.engine.master import Master  # master builds on this module's helpers
-    from bot.engine.winprob import tables_for
-
-    return Master(Expert(rules), tables_for(rules))
-
-
-_LEVEL_CLASSES: dict[str, Callable[[Ruleset], Strategy]] = {
-    "easy": Easy,
-    "normal": Normal,
-    "expert": Expert,
-    "master": _master,
-}
-
-
-def strategy_for(level: str, rules: Ruleset) -> Strategy:
-    """The computer player of this level for games under `rules` (cheap: solved policies and win tables
-    are cached; master plays as expert where its tables don't reach)."""
-    if level not in _LEVEL_CLASSES:
-        raise ValueError(f"There is no computer level called {level!r}: choose {', '.join(LEVELS)}.")
-    return _LEVEL_CLASSES[level](rules)
+        return keep_action(view, best, bank)
 
 
 @dataclass(frozen=True)
@@ -389,19 +218,19 @@ def advise(game: Game) -> Advice:
     """What the expert would do now, with the expected values and Farkle chance behind it."""
     expert = Expert(game.rules)
     action = expert.choose(game)
-    view = _view(game)
+    view = turn_view(game)
     policy = expert.policy(view.me.on_board)
     t = view.turn
     rules = game.rules
     if game.phase == "turn_start":
         if action.kind == "piggyback" and t.piggyback_dice is not None:
-            n, inherited = t.piggyback_dice, _offered_points(game)
+            n, inherited = t.piggyback_dice, offered_points(game)
             expected = policy.expected_if_rolling(inherited, n)
             return Advice((), 0, 0, n, expected, None, "piggyback", farkle_chance(n, rules))
         return Advice((), 0, 0, 6, policy.expected_if_rolling(0, 6), None, "roll", farkle_chance(6, rules))
     faces = tuple(sorted(t.roll[p] for p in action.keep))
     points = score_dice(faces, rules) or 0
-    keep = _Keep(faces, points, t.total + points, len(t.roll) - len(faces))
+    keep = Keep(faces, points, t.total + points, len(t.roll) - len(faces))
     n = keep.left or 6
     return Advice(
         action.keep,
@@ -409,7 +238,7 @@ def advise(game: Game) -> Advice:
         keep.total,
         n,
         policy.expected_if_rolling(keep.total, n, t.rolls),
-        keep.total if _may_bank(rules, view, keep) else None,
+        keep.total if may_bank(rules, view, keep) else None,
         "bank" if action.kind == "bank" else "roll",
         farkle_chance(n, rules),
     )

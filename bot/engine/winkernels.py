@@ -14,20 +14,11 @@ slice for every state), so the kernels are compiled with Numba (nogil: a worker 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
-FloatArray = np.ndarray[Any, np.dtype[np.float64]]
-IntArray = np.ndarray[Any, np.dtype[np.int64]]
-
-# A ruleset's rolls of 1-6 dice as flat arrays (see `winprob._Turns`): dice, then per number of dice the
-# chances of a Farkle, a penalty roll and an instant win, then the groups of rolls with their keeps.
-Turns = tuple[
-    int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray,
-    IntArray, int,
-]  # fmt: skip
+from bot.engine.wingame import FloatArray, IntArray
+from bot.engine.wingame import KernelTurns as Turns
 
 PAIR_ROUNDS = 60
 

@@ -1,9 +1,11 @@
-"""Win-probability tables for `master` and the Hint's winning chances: loaded, or solved in a worker process.
+"""Win-probability tables for `master` and the Hint's winning chances: shipped, stored, or solved in a worker.
 
-A preset takes from half a minute to several minutes of one core to solve, so the bot solves in a separate
-process (the event loop and its GIL stay free), one ruleset at a time, and keeps the tables in the database
-for every later start-up. Until a ruleset's tables exist, `master` plays as `expert` and the Hint says the
-winning chances are warming up.
+The presets' tables ship in the package (bot/assets/win_tables, built by scripts/build_win_tables.py) and
+are loaded at start-up: master and the Hint work from the first second on a fresh database. A server's own
+ruleset takes from half a minute to minutes of one core to solve, so the bot solves it in a separate
+process (the event loop and its GIL stay free, and Numba stays out of the bot), one ruleset at a time, and
+keeps the tables in the database for every later start-up. Until a ruleset's tables exist, `master` plays
+as `expert` and the Hint says the winning chances are warming up.
 """
 
 from __future__ import annotations
@@ -14,14 +16,30 @@ import multiprocessing
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Protocol
 
-from bot.engine import Ruleset
-from bot.engine.winprob import WinTables, adopt, solve_winprob, table_key, tables_for, unsupported
+from bot.engine import PRESET_NAMES, Ruleset
+from bot.engine.winprob import WinTables, adopt, table_key, tables_for, unsupported
 
 log = logging.getLogger(__name__)
 
+SHIPPED = Path(__file__).resolve().parents[1] / "assets" / "win_tables"
+
 Solve = Callable[[Ruleset], Awaitable[bytes]]
+
+
+def shipped_path(preset: str) -> Path:
+    """Where a preset's tables ship in the package."""
+    return SHIPPED / f"{preset}.fwt"
+
+
+def _shipped(rules: Ruleset) -> bytes | None:
+    """A preset's shipped tables (other rulesets have none)."""
+    if rules.name not in PRESET_NAMES or table_key(Ruleset.preset(rules.name)) != table_key(rules):
+        return None
+    path = shipped_path(rules.name)
+    return path.read_bytes() if path.is_file() else None
 
 
 class WinTableStore(Protocol):
@@ -51,6 +69,9 @@ async def solve_in_process(rules: Ruleset) -> bytes:
 
 
 def _solve_and_send(rules: Ruleset, send: Connection) -> None:
+    """The worker's whole life. The solver (and Numba, ~60 MB) is imported here, in the worker only."""
+    from bot.engine.winsolve import solve_winprob
+
     send.send_bytes(solve_winprob(rules).to_bytes())
 
 
@@ -112,6 +133,15 @@ class WinTableKeeper:
 
     async def _provide(self, rules: Ruleset, progress: str) -> None:
         key = table_key(rules)
+        shipped = await asyncio.to_thread(_shipped, rules)
+        if shipped is not None:
+            tables = await asyncio.to_thread(WinTables.from_bytes, shipped)
+            if tables.key == key:
+                adopt(tables)
+                return
+            log.warning(
+                "Shipped win tables for %s rules are stale: run scripts/build_win_tables.py", rules.name
+            )
         stored = await self._store.load(key)
         if stored is not None:
             try:
@@ -136,7 +166,5 @@ class WinTableKeeper:
 
     @staticmethod
     async def _adopt(data: bytes) -> None:
-        """Decode, and run one turn off the event loop: the first call compiles or loads the kernel."""
-        tables = await asyncio.to_thread(WinTables.from_bytes, data)
-        await asyncio.to_thread(tables.turn, 0, 0)
-        adopt(tables)
+        """Decode off the event loop, then use."""
+        adopt(await asyncio.to_thread(WinTables.from_bytes, data))

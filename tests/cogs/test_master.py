@@ -12,8 +12,9 @@ import simcord
 
 from bot.client import FarkleBot
 from bot.engine import strategy_for
-from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.winprob import WinTables, _streaks, adopt, forget
+from bot.engine.rules import Ruleset
+from bot.engine.wingame import streak_count
+from bot.engine.winprob import WinTables, adopt, forget
 from bot.settings import Settings
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import act, board_message, description, field, press, restart
@@ -23,7 +24,7 @@ CHANCES = re.compile(r"you win \*\*(\d+\.\d) %\*\*")
 
 def flat_tables(rules: Ruleset) -> WinTables:
     """Tables of a coin-flip game: legal and quick to make; the choices' chances still differ by turn."""
-    size, streaks = rules.target // 50, _streaks(rules)
+    size, streaks = rules.target // 50, streak_count(rules)
     return WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
 
 
@@ -79,12 +80,29 @@ async def test_family_rules_have_chances_too(table: Table, dice: Dice) -> None:
     assert "🏆 Roll 6 dice: you win **" in text
 
 
-async def test_without_tables_and_solving_off_the_hint_has_no_chances(table: Table, dice: Dice) -> None:
+async def test_a_fresh_bot_has_the_presets_chances_from_its_first_second(table: Table, dice: Dice) -> None:
+    """Solving is off in tests and the database is new: the chances come from the package's tables."""
+    await table.env.bot.sessions._win_tables.idle()  # loading them takes a moment off the event loop
     channel, ana = table.channel, table.ana
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
-    await ana.slash(channel, "farkle new", rules="classic")
+    await ana.slash(channel, "farkle new", rules="last-loses")
     await act(table.ben, channel, "join")
     await act(ana, channel, "start")
+    text = (await press(ana, channel, "hint")).response.content
+    assert "🏆 Roll 6 dice: you win **" in text
+
+
+async def test_without_tables_and_solving_off_the_hint_has_no_chances(
+    table: Table, dice: Dice, admin: simcord.MemberActor
+) -> None:
+    channel, ana = table.channel, table.ana
+    await admin.slash(channel, "farkle-config set", option="target", value="5000")  # no shipped tables
+    dice.script((6, 2), (1, 5, 2, 3, 4, 6))
+    await ana.slash(channel, "farkle new")
+    await act(table.ben, channel, "join")
+    await act(ana, channel, "start")
+    await press(ana, channel, "hint")  # asks for the tables: the database may have them
+    await table.env.bot.sessions._win_tables.idle()
     text = (await press(ana, channel, "hint")).response.content
     assert "🏆" not in text and "Best play" in text
 
@@ -104,24 +122,25 @@ class GatedSolver:
         return flat_tables(rules).to_bytes()
 
 
-async def test_the_hint_warms_up_until_the_tables_are_solved(
-    env: simcord.Env, settings: Settings, dice: Dice, table: Table
+async def test_the_hint_warms_up_until_a_servers_own_tables_are_solved(
+    env: simcord.Env, settings: Settings, dice: Dice, table: Table, admin: simcord.MemberActor
 ) -> None:
     solver = GatedSolver(env)
     solving = settings.model_copy(update={"solve_win_tables": True})
     await restart(env, lambda: FarkleBot(solving, dice=dice, win_solver=solver))
     channel, ana = table.channel, table.ana
+    await admin.slash(channel, "farkle-config set", option="target", value="5000")
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
-    await ana.slash(channel, "farkle new", rules="box")
+    await ana.slash(channel, "farkle new")
     await act(table.ben, channel, "join")
     await act(ana, channel, "start")
-    assert solver.asked == ["classic"], "presets are solved one at a time, from the start"
+    assert solver.asked == [], "the presets' tables ship with the bot: nothing to solve at start"
     text = (await press(ana, channel, "hint")).response.content
     assert "🏆 Chances to win: warming up" in text
+    assert solver.asked == ["custom"], "the server's own rules are solved once asked for"
 
     solver.release.set()
     await env.bot.sessions._win_tables.idle()  # the bot never waits; the test does
-    assert solver.asked == list(PRESET_NAMES), "every preset, in order"
     text = (await press(ana, channel, "hint")).response.content
     assert "🏆 Roll 6 dice: you win **" in text
 

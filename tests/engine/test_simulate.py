@@ -7,9 +7,9 @@ import pytest
 
 import bot.engine.simulate as simulate_module
 from bot.engine.game import Game
+from bot.engine.levels import strategy_for
 from bot.engine.rules import Ruleset
 from bot.engine.simulate import main, play, simulate, wilson
-from bot.engine.strategies import strategy_for
 
 CLASSIC = Ruleset.preset("classic")
 Z_99_ONE_SIDED = 2.326

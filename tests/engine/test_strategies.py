@@ -9,9 +9,9 @@ from itertools import combinations, product
 import pytest
 
 from bot.engine import LEVELS, Action, Game, Ruleset, ScriptedDice, advise, strategy_for
+from bot.engine.reach import reach_table
 from bot.engine.scoring import is_penalty_roll, score_dice, scoring_options
 from bot.engine.solver import solve
-from bot.engine.strategies import _reach_table
 
 NO_STRAIGHT = Ruleset(straight=None)  # Busche & Neller's scoring: the solver's known decisions hold here
 SMALL = NO_STRAIGHT.model_copy(update={"target": 1000})  # three 1s reach the target in one turn
@@ -275,11 +275,11 @@ FAMILY = Ruleset.preset("family")  # forced hot dice and the penalty roll
     ("rules", "n"), [(NO_STRAIGHT, 1), (NO_STRAIGHT, 3), (NO_STRAIGHT, 6), (FAMILY, 2), (FAMILY, 6)]
 )
 def test_reach_table_matches_brute_force(rules: Ruleset, n: int) -> None:
-    table = _reach_table(rules)
+    table = reach_table(rules)
     assert table.unit == 50
     for gap in (0, 50, 100, 250, 400, 1050):
         assert table.rolling(gap // 50, n) == pytest.approx(brute_reach(rules, gap, n), abs=1e-7), gap
-    assert _reach_table(NO_STRAIGHT).rolling(1, 1) == pytest.approx(1 / 3)
+    assert reach_table(NO_STRAIGHT).rolling(1, 1) == pytest.approx(1 / 3)
 
 
 # ---------------------------------------------------------------- advice

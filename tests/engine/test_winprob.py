@@ -16,21 +16,13 @@ from hypothesis import strategies as st
 
 from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Game
+from bot.engine.levels import strategy_for
 from bot.engine.master import Master, win_chances
 from bot.engine.rules import Ruleset
-from bot.engine.strategies import Expert, strategy_for
-from bot.engine.winprob import (
-    WinTables,
-    _Game,
-    _solve_game,
-    _turns_from,
-    adopt,
-    forget,
-    solve_winprob,
-    table_key,
-    tables_for,
-    unsupported,
-)
+from bot.engine.strategies import Expert
+from bot.engine.wingame import WinGame, turn_rolls_from
+from bot.engine.winprob import WinTables, adopt, forget, table_key, tables_for, unsupported
+from bot.engine.winsolve import solve_game, solve_winprob
 
 SMALL = {
     "plain": Ruleset(target=1000),
@@ -97,7 +89,7 @@ def toy_outcomes(special: bool = False) -> list[list[tuple[float, tuple[tuple[in
 
 def toy_turns(special: bool) -> object:
     chance = [0.0] * TOY_DICE + [1 / 36 if special else 0.0]  # per number of dice: only two dice
-    return _turns_from(toy_outcomes(special), chance, chance)
+    return turn_rolls_from(toy_outcomes(special), chance, chance)
 
 
 @dataclass(frozen=True)
@@ -114,7 +106,7 @@ class Toy:
     reset_to: list[int] | None = None
 
     def solved(self, tol: float) -> np.ndarray:
-        game = _Game(
+        game = WinGame(
             toy_turns(self.special),  # type: ignore[arg-type]
             self.size,
             self.ending,
@@ -123,7 +115,7 @@ class Toy:
             penalty_to=np.array(self.penalty_to or range(self.size)),
             reset_to=np.array(self.reset_to or [0] * self.size),
         )
-        return _solve_game(game, tol, self.streaks)
+        return solve_game(game, tol, self.streaks)
 
 
 def brute_force(toy: Toy) -> np.ndarray:
@@ -379,3 +371,16 @@ def test_master_plays_as_expert_without_tables() -> None:
         game.apply(expert.choose(game))
     assert win_chances(game) is None
     assert isinstance(master, Master)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_the_readers_turn_solve_agrees_with_the_compiled_solver(name: str) -> None:
+    """Master and the Hint solve a turn with NumPy (`winturn`), the solver with Numba: rolling six dice at
+    a turn total of 0 is the turn's start, which the solved table holds, for every state."""
+    solved = tables(name)
+    unit, low = solved.unit, -solved.rules.target
+    banks = [b for b in range(low, solved.rules.target, unit) if solved.covers(b)]
+    streaks = range(3) if solved.rules.three_farkles != "none" else range(1)
+    for bank, other, mine, theirs in product(banks[::7], banks[::5], streaks, streaks):
+        turn = solved.turn(bank, other, mine, theirs)
+        assert turn.rolling(0, 6) == pytest.approx(solved.value(bank, other, mine, theirs), abs=1e-7)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import random
 from collections.abc import Iterator
 
 import pytest
 
-from bot.engine.rules import Ruleset
-from bot.engine.winprob import forget, solve_winprob, table_key, tables_for
-from bot.sessions.win_tables import WinTableKeeper, solve_in_process
+from bot.engine.rules import PRESET_NAMES, Ruleset
+from bot.engine.winprob import WinTables, forget, table_key, tables_for, unsupported
+from bot.engine.winsolve import solve_winprob
+from bot.sessions.win_tables import WinTableKeeper, shipped_path, solve_in_process
 
 TINY = Ruleset(target=1000)
 ENTRY = Ruleset(target=1000, entry_minimum=500)
@@ -104,7 +106,7 @@ async def test_the_worker_process_solves_and_a_shutdown_stops_it() -> None:
     assert data == solve_winprob(TINY).to_bytes()
 
     keeper = WinTableKeeper(MemoryStore(), solve_in_process)
-    keeper.want(Ruleset.preset("classic"))  # half a minute of CPU: stopped long before
+    keeper.want(Ruleset(target=8000))  # half a minute of CPU: stopped long before
     for _ in range(200):
         await asyncio.sleep(0.05)
         if multiprocessing.active_children():
@@ -112,3 +114,32 @@ async def test_the_worker_process_solves_and_a_shutdown_stops_it() -> None:
     assert multiprocessing.active_children(), "the solve runs in its own process"
     await keeper.close()
     assert not multiprocessing.active_children(), "closing the bot stops the solver"
+
+
+async def test_a_fresh_install_has_every_presets_tables_at_once_without_solving() -> None:
+    store = MemoryStore()
+    keeper = WinTableKeeper(store, None)  # solving off, nothing stored: the package's tables alone
+    presets = [Ruleset.preset(name) for name in PRESET_NAMES]
+    keeper.start(presets)
+    await keeper.idle()
+    assert all(keeper.ready(rules) for rules in presets if unsupported(rules) is None)
+    assert store.saved == {}, "shipped tables are read from the package, not copied into the database"
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_shipped_tables_are_what_the_solver_makes_today(name: str) -> None:
+    """Rebuild with scripts/build_win_tables.py when this fails: the solver or the preset changed.
+
+    Each sampled state's turn is solved afresh from the shipped values around it; a solved table is the
+    one whose every turn start gives back its own value (a full solve of a preset takes minutes)."""
+    rules = Ruleset.preset(name)
+    tables = WinTables.from_bytes(shipped_path(name).read_bytes())
+    assert tables.key == table_key(rules), "the preset changed since its tables were built"
+    sample = random.Random(name)
+    unit, target = tables.unit, rules.target
+    streaks = range(3) if rules.three_farkles != "none" else range(1)
+    for _ in range(60):
+        bank, other = (sample.randrange(0, target, unit) for _ in range(2))
+        mine, theirs = sample.choice(streaks), sample.choice(streaks)
+        turn = tables.turn(bank, other, mine, theirs)
+        assert turn.rolling(0, 6) == pytest.approx(tables.value(bank, other, mine, theirs), abs=2e-6)

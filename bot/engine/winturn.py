@@ -1,0 +1,79 @@
+"""One turn of the win tables solved backward with NumPy: what master and the Hint read, without Numba.
+
+The same induction as `winkernels.solve_turn` (which the solver compiles), values only: from the largest
+turn total with its own bank value down to 0, the value of rolling n dice is the Farkle's value plus each
+group of rolls' best keep, and once dice are kept the player banks when that is worth at least rolling on.
+Each turn total is a handful of NumPy calls over every keep at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.engine.wingame import FloatArray, WinGame
+
+
+class TurnSolver:
+    """A ruleset's rolls laid out once, for solving any turn of its win tables."""
+
+    def __init__(self, game: WinGame) -> None:
+        turns = game.turns
+        self._game = game
+        dice = self._dice = turns.dice
+        # Values are kept per (turn total, dice left): row `left` rolls `left or dice` dice next.
+        self._width = game.size + game.beyond + turns.reach + 1
+        self._keep_at = turns.keep_units * dice + turns.keep_left  # a keep's cell, from the row of total t
+        self._groups = turns.keep_lo
+        by_left = [left or dice for left in range(dice)]
+        chances = np.zeros((dice + 1, len(turns.group_p)))
+        for n in range(1, dice + 1):
+            chances[n, turns.group_lo[n] : turns.group_hi[n]] = turns.group_p[
+                turns.group_lo[n] : turns.group_hi[n]
+            ]
+        self._chances = chances[by_left]
+        self._farkle = turns.farkle[by_left]
+        self._penalty = turns.penalty[by_left]
+        self._instant = turns.instant[by_left]
+        self._forced = game.forced
+
+    def rolling(
+        self, i: int, j: int, farkled: float, penalized: float, values: FloatArray
+    ) -> tuple[FloatArray, int]:
+        """`(rolling, top)`: `rolling[t, left]` is the chance to win when rolling `left or dice` dice at turn
+        total t (units) with bank index i against j; totals past `top` are worth what `top` is.
+
+        `farkled` and `penalized` are the roller's values after a Farkle and a penalty roll, `values` the
+        turn-start values of the opponent's next turn (by bank indices).
+        """
+        game = self._game
+        beyond = _distinct(game.ending, j)
+        top = game.size + beyond - 1 - i
+        cells = np.full((self._width, self._dice), game.ending[j, beyond - 1])
+        flat = cells.reshape(-1)
+        rolling = np.empty((top + 1, self._dice))
+        fixed = self._farkle * farkled + self._penalty * penalized + self._instant
+        banks = np.arange(i, i + top + 1)
+        inside = banks < game.size
+        banked = np.where(inside, 1.0 - values[j, np.minimum(banks, game.size - 1)], 0.0)
+        banked[~inside] = game.ending[j, banks[~inside] - game.size]
+        bank_from = int(game.bank_from[i])
+        keep_at, groups, chances, dice = self._keep_at, self._groups, self._chances, self._dice
+        for t in range(top, -1, -1):
+            best = np.maximum.reduceat(flat[keep_at + t * dice], groups)
+            row = rolling[t]
+            np.add(fixed, chances @ best, out=row)
+            if t < bank_from:
+                cells[t] = row
+                continue
+            np.maximum(row, banked[t], out=cells[t])
+            if self._forced:
+                cells[t, 0] = row[0]  # hot dice must be rolled
+        return rolling, top
+
+
+def _distinct(ending: FloatArray, j: int) -> int:
+    """How many values of banking past the target differ against bank j (as `winkernels.distinct`)."""
+    beyond = int(ending.shape[1])
+    while beyond > 1 and ending[j, beyond - 2] == ending[j, beyond - 1]:
+        beyond -= 1
+    return beyond

@@ -1,0 +1,35 @@
+"""Solve the presets' win tables and write them into the package (bot/assets/win_tables/NAME.fwt).
+
+The bot loads these at start-up, so master and the Hint's chances work from its first second on a fresh
+database. Rebuild after any change to the solver or to a preset (tests/engine/test_shipped_tables.py
+fails until then):
+
+    nice -n 10 .venv/bin/python scripts/build_win_tables.py            # every preset (~10 min of one core)
+    nice -n 10 .venv/bin/python scripts/build_win_tables.py classic    # some of them
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from bot.engine.rules import PRESET_NAMES, Ruleset
+from bot.engine.winprob import unsupported
+from bot.engine.winsolve import solve_winprob
+from bot.sessions.win_tables import shipped_path
+
+
+def main(names: list[str]) -> None:
+    for name in names or PRESET_NAMES:
+        rules = Ruleset.preset(name)
+        if unsupported(rules) is not None:
+            print(f"{name}: no tables ({unsupported(rules)})")
+            continue
+        started = time.perf_counter()
+        data = solve_winprob(rules).to_bytes()
+        shipped_path(name).write_bytes(data)
+        print(f"{name}: {time.perf_counter() - started:.0f} s, {len(data) // 1024} KiB", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
