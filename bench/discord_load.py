@@ -10,6 +10,8 @@ to the bot's interaction callback arriving. Shapes:
   one at a time  one press in each of N games, each answered before the next (no queueing)
   burst          one press in each of N games at the same instant (N from --games), for some rounds
   paced          --rate presses/s round-robin over --paced-games live games for --paced-seconds
+  first-start    the burst on a fresh database right after the bot connects, SOLVE_WIN_TABLES at its
+                 default (on); reports the bot's CPU over its first minute, worker processes included
 "failed" counts presses Discord would fail (an id no longer on the message, or no answer within 3 s);
 "refused" presses the bot answered privately with a refusal. Memory is the bot process's VmRSS per game
 over its RSS with no game: after N games started, after one press in each one at a time, after the first
@@ -17,7 +19,7 @@ burst round (this one also holds the peak of N presses in flight, which the allo
 the Farkle bot after a SIGKILL and a restart on the same database (restored and caught up), then after
 one more press in each, one at a time.
 
-Run: .venv/bin/python bench/discord_load.py [--bot both] [--games 50,500] [--shapes burst,paced] [--rate 100]
+Run: .venv/bin/python bench/discord_load.py [--bot both] [--games 300,500] [--shapes burst,paced,first-start]
      .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500   (where its time goes)
 """
 
@@ -241,6 +243,24 @@ async def burst_run(kind: str, games: int, rounds: int, restart: bool) -> list[R
         return [Run(kind, "one at a time", games, single), burst]
 
 
+FIRST_MINUTE = 60.0
+
+
+async def first_start_run(kind: str, games: int, rounds: int) -> tuple[Run, float]:
+    """A first start on a fresh database, win tables as in production, the burst at once: the run and the
+    bot's CPU seconds (its worker processes' too) over its first minute."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    async with session(kind, games, {"SOLVE_WIN_TABLES": "true"}) as bench:
+        await bench.set_up()
+        presses = Presses()
+        for _ in range(rounds):
+            presses.add(await burst_round(bench))
+        await asyncio.sleep(max(0.0, started + FIRST_MINUTE - loop.time()))
+        cpu = bench.process.cpu_with_children()
+    return Run(kind, "first-start burst", games, presses), cpu
+
+
 async def paced_run(kind: str, games: int, rate: float, seconds: float) -> Run:
     async with session(kind, games) as bench:
         await bench.set_up()
@@ -373,6 +393,14 @@ async def main(args: argparse.Namespace) -> None:
             for kind in kinds:
                 print(f"  burst, {n} games, {kind} …", flush=True)
                 runs += await burst_run(kind, n, rounds_for(n, args.rounds), restart=kind == "farkle")
+    first_minutes: dict[str, float] = {}
+    if "first-start" in shapes:
+        for n in games:
+            for kind in kinds:
+                print(f"  first start, {n} games, {kind} …", flush=True)
+                run, cpu = await first_start_run(kind, n, rounds_for(n, args.rounds))
+                runs.append(run)
+                first_minutes[f"{kind}, {n} games"] = cpu
     if "paced" in shapes:
         for kind in kinds:
             print(f"  paced, {args.paced_games} games, {kind} …", flush=True)
@@ -380,6 +408,8 @@ async def main(args: argparse.Namespace) -> None:
     print()
     print_latency(runs)
     print_memory(runs)
+    for name, cpu in first_minutes.items():
+        print(f"  first start, {name}: {cpu:.1f} s of CPU in its first {FIRST_MINUTE:.0f} s (workers too)")
 
 
 def parse_args() -> argparse.Namespace:
@@ -387,8 +417,8 @@ def parse_args() -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--bot", choices=["farkle", "trivial", "both"], default="both")
-    parser.add_argument("--games", default="50,500", help="N for the burst shape, comma-separated")
-    parser.add_argument("--shapes", default="burst,paced", help="burst, paced or both")
+    parser.add_argument("--games", default="300,500", help="N for the burst shapes, comma-separated")
+    parser.add_argument("--shapes", default="burst,paced,first-start", help="burst, paced, first-start")
     parser.add_argument(
         "--rounds", type=int, default=0, help="burst rounds (0: enough for 1,000 presses, ≥ 3)"
     )

@@ -1,17 +1,31 @@
-"""Win-probability solver benchmark: per preset, solve time and peak memory on one core, table size, and
-the first player's chance under optimal play; then the ruleset of the published two-player figure.
+"""Win tables benchmark.
 
-Run: .venv/bin/python bench/winprob.py   (minutes: each preset is solved from scratch, Numba compile first)
+Default: what the bot does with the shipped tables, without Numba: per preset the load time, then master
+against master for --games games (seeded), timing every decision master makes and the Hint's chances at
+the same moments (`win_chances`): all decisions, and the first one of each turn (a turn solved afresh).
+
+--solve: per preset, solve time and peak memory on one core, table size, and the first player's chance under
+optimal play; then the ruleset of the published two-player figure (minutes: Numba compile first).
+
+Run: .venv/bin/python bench/winprob.py [--games 40] [--solve]
 """
 
 from __future__ import annotations
 
+import argparse
+import random
+import statistics
+import sys
 import time
 import tracemalloc
 
+from bot.engine.dice import ScriptedDice
+from bot.engine.game import Action, Game
+from bot.engine.levels import strategy_for
+from bot.engine.master import win_chances
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.winprob import unsupported
-from bot.engine.winsolve import solve_winprob
+from bot.engine.winprob import WinTables, adopt, unsupported
+from bot.sessions.win_tables import shipped_path
 
 # domsleee/farkle (a solver for cardgames.io's Farkle): 1 = 100, 5 = 50, three of a kind x100 (1s: 1,000),
 # four/five/six of a kind 1,000/2,000/3,000, three pairs 1,500, straight 2,500; first to 10,000 wins;
@@ -21,7 +35,55 @@ PUBLISHED = Ruleset(n_of_a_kind="fixed", three_pairs=1500, straight=2500, end_ru
 PUBLISHED_FIRST_PLAYER = 0.533
 
 
+def decisions(rules: Ruleset, games: int) -> tuple[list[float], list[float], list[float]]:
+    """Milliseconds per master decision, per first decision of a turn, per Hint."""
+    master = strategy_for("master", rules)
+    every: list[float] = []
+    cold: list[float] = []
+    hints: list[float] = []
+    seeds = random.Random(1)
+    for _ in range(games):
+        game = Game.new(rules, ["a", "b"], ScriptedDice([(6, 1)], seed=seeds.getrandbits(64)))
+        turn = None
+        while game.result is None:
+            start = time.perf_counter()
+            win_chances(game)
+            hints.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            action: Action = master.choose(game)
+            every.append((time.perf_counter() - start) * 1000)
+            key = (game.current_player, game.turn.rolls == 0)
+            if game.phase == "choosing" and key != turn:
+                cold.append(hints[-1])  # the Hint came first: it solved the turn
+            turn = key
+            game.apply(action)
+    return every, cold, hints
+
+
+def summary(ms: list[float]) -> str:
+    ms = sorted(ms)
+    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    return f"mean {statistics.fmean(ms):.3f}  p50 {statistics.median(ms):.3f}  p99 {p99:.3f}  (n {len(ms)})"
+
+
+def bench_decisions(games: int) -> None:
+    print("ms per call, shipped tables, master vs master")
+    for name in PRESET_NAMES:
+        start = time.perf_counter()
+        tables = WinTables.from_bytes(shipped_path(name).read_bytes())
+        loaded = time.perf_counter() - start
+        adopt(tables)
+        every, cold, hints = decisions(Ruleset.preset(name), games)
+        print(f"{name}: loaded in {loaded * 1000:.0f} ms")
+        print(f"  master's decision        {summary(every)}")
+        print(f"  the Hint's chances       {summary(hints)}")
+        print(f"  a turn's first choice    {summary(cold)}")
+    print(f"Numba imported: {'numba' in sys.modules}")
+
+
 def measure(rules: Ruleset) -> tuple[float, float, int, float]:
+    from bot.engine.winsolve import solve_winprob  # the solver (Numba) only for --solve
+
     tracemalloc.start()
     start = time.perf_counter()
     tables = solve_winprob(rules)
@@ -31,8 +93,8 @@ def measure(rules: Ruleset) -> tuple[float, float, int, float]:
     return elapsed, peak / 2**20, len(tables.to_bytes()), tables.first_player_win
 
 
-def main() -> None:
-    solve_winprob(Ruleset(target=1000))  # compile the kernels (or load them from Numba's cache) first
+def bench_solve() -> None:
+    measure(Ruleset(target=1000))  # compile the kernels (or load them from Numba's cache) first
     print(f"{'rules':<12} {'solve s':>8} {'peak MiB':>9} {'table KiB':>10} {'first player':>13}")
     for name in PRESET_NAMES:
         rules = Ruleset.preset(name)
@@ -41,7 +103,7 @@ def main() -> None:
             print(f"{name:<12} no tables ({reason}): master plays as expert")
             continue
         elapsed, peak, size, first = measure(rules)
-        print(f"{name:<12} {elapsed:>8.1f} {peak:>9.1f} {size / 1024:>10.0f} {first:>12.2%}")
+        print(f"{name:<12} {elapsed:>8.1f} {peak:>9.1f} {size / 1024:>10.0f} {first:>12.2%}", flush=True)
     elapsed, peak, size, first = measure(PUBLISHED)
     print(
         f"{'published':<12} {elapsed:>8.1f} {peak:>9.1f} {size / 1024:>10.0f} {first:>12.2%}"
@@ -50,4 +112,12 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--solve", action="store_true")
+    args = parser.parse_args()
+    if args.solve:
+        bench_solve()
+    else:
+        bench_decisions(args.games)

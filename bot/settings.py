@@ -57,8 +57,8 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     log_level: LogLevel = "INFO"
-    # Solve the two-player win tables (master, the Hint's winning chances) in a worker process: minutes of
-    # one core per ruleset, once; off, only tables already in the database are used.
+    # Solve a server's own rules' two-player win tables (master, the Hint's winning chances) in a worker
+    # process: minutes of one core per ruleset, once; off, only the presets' (shipped) and stored tables.
     solve_win_tables: bool = True
     game: GameSettings = Field(default_factory=GameSettings)
 

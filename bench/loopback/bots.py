@@ -99,6 +99,16 @@ class BotProcess:
         """User plus system CPU seconds of the whole process, every thread."""
         return _cpu_seconds(Path(f"/proc/{self.pid}/stat"))
 
+    def cpu_with_children(self) -> float:
+        """`cpu()` plus its live child processes' (a win-table solver) and the finished ones'."""
+        stat = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        finished = (int(stat[13]) + int(stat[14])) / CLOCK_TICKS
+        live = 0.0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                live += _cpu_seconds(Path(f"/proc/{child}/stat"))
+        return self.cpu() + finished + live
+
     def thread_cpu(self) -> dict[int, float]:
         """CPU seconds per thread id; the main thread's id is the pid."""
         tasks = Path(f"/proc/{self.pid}/task")

@@ -104,6 +104,14 @@ def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None
     return WinAdvice(tuple(choices))
 
 
+def chance_to_win(game: Game, tables: WinTables | None = None) -> float | None:
+    """The chance the player to move wins from this moment, playing on as well as possible (their best
+    choice's chance), or None where the tables don't reach. A move's cost is this before it minus the
+    chance of the choice made (`win_chances`)."""
+    advice = win_chances(game, tables)
+    return advice.best.chance if advice is not None else None
+
+
 class Master:
     """The winning play by the tables; expert's where they don't reach."""
 

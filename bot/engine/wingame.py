@@ -18,6 +18,7 @@ from bot.engine.solver import roll_outcomes, score_unit
 
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+Chances = np.ndarray[Any, np.dtype[np.floating[Any]]]  # tables' values: float64 solved, float32 stored
 
 # The rolls of 1-6 dice as the compiled kernels read them (`TurnRolls.kernel_args`): dice, then per number
 # of dice the chances of a Farkle, a penalty roll and an instant win, then the groups of rolls with keeps.

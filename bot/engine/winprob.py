@@ -37,7 +37,7 @@ import numpy as np
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.solver import score_unit
-from bot.engine.wingame import FloatArray, bank_indices, streak_count, win_game
+from bot.engine.wingame import Chances, FloatArray, bank_indices, streak_count, win_game
 from bot.engine.winturn import TurnSolver
 
 _VERSION = 1
@@ -64,7 +64,7 @@ def table_key(rules: Ruleset) -> str:
 class WinTables:
     """Solved win probabilities for one ruleset, and the turn values they imply."""
 
-    def __init__(self, rules: Ruleset, margin: int, values: FloatArray) -> None:
+    def __init__(self, rules: Ruleset, margin: int, values: Chances) -> None:
         self.rules = rules
         self.margin = margin
         self.key = table_key(rules)
@@ -153,7 +153,7 @@ class WinTables:
         size, streaks = bank_indices(rules)[1], streak_count(rules)
         if raw.size != streaks * streaks * size * size:
             raise ValueError("These win tables are damaged (wrong size).")
-        return cls(rules, margin, raw.reshape(streaks, streaks, size, size).astype(np.float64))
+        return cls(rules, margin, raw.reshape(streaks, streaks, size, size))  # float32: half the memory
 
 
 @dataclass(frozen=True)

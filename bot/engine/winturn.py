@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.engine.wingame import FloatArray, WinGame
+from bot.engine.wingame import Chances, FloatArray, WinGame
 
 
 class TurnSolver:
@@ -25,19 +25,19 @@ class TurnSolver:
         self._keep_at = turns.keep_units * dice + turns.keep_left  # a keep's cell, from the row of total t
         self._groups = turns.keep_lo
         by_left = [left or dice for left in range(dice)]
-        chances = np.zeros((dice + 1, len(turns.group_p)))
+        # One matrix product per turn total adds the Farkle, penalty and instant-win terms too: the groups'
+        # best keeps are followed by those three outcomes' values (the tail of `best` in `rolling`).
+        groups = len(turns.group_p)
+        chances = np.zeros((dice + 1, groups + 3))
         for n in range(1, dice + 1):
-            chances[n, turns.group_lo[n] : turns.group_hi[n]] = turns.group_p[
-                turns.group_lo[n] : turns.group_hi[n]
-            ]
+            rolls = slice(turns.group_lo[n], turns.group_hi[n])
+            chances[n, rolls] = turns.group_p[rolls]
+        chances[:, groups:] = np.stack([turns.farkle, turns.penalty, turns.instant], axis=1)
         self._chances = chances[by_left]
-        self._farkle = turns.farkle[by_left]
-        self._penalty = turns.penalty[by_left]
-        self._instant = turns.instant[by_left]
         self._forced = game.forced
 
     def rolling(
-        self, i: int, j: int, farkled: float, penalized: float, values: FloatArray
+        self, i: int, j: int, farkled: float, penalized: float, values: Chances
     ) -> tuple[FloatArray, int]:
         """`(rolling, top)`: `rolling[t, left]` is the chance to win when rolling `left or dice` dice at turn
         total t (units) with bank index i against j; totals past `top` are worth what `top` is.
@@ -51,17 +51,19 @@ class TurnSolver:
         cells = np.full((self._width, self._dice), game.ending[j, beyond - 1])
         flat = cells.reshape(-1)
         rolling = np.empty((top + 1, self._dice))
-        fixed = self._farkle * farkled + self._penalty * penalized + self._instant
         banks = np.arange(i, i + top + 1)
         inside = banks < game.size
         banked = np.where(inside, 1.0 - values[j, np.minimum(banks, game.size - 1)], 0.0)
         banked[~inside] = game.ending[j, banks[~inside] - game.size]
         bank_from = int(game.bank_from[i])
         keep_at, groups, chances, dice = self._keep_at, self._groups, self._chances, self._dice
+        best = np.empty(chances.shape[1])
+        best[-3:] = farkled, penalized, 1.0
+        keeps_best = best[:-3]
         for t in range(top, -1, -1):
-            best = np.maximum.reduceat(flat[keep_at + t * dice], groups)
+            np.maximum.reduceat(flat[t * dice :].take(keep_at), groups, out=keeps_best)
             row = rolling[t]
-            np.add(fixed, chances @ best, out=row)
+            np.dot(chances, best, out=row)
             if t < bank_from:
                 cells[t] = row
                 continue

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.dice import ScriptedDice, SeededDice
-from bot.engine.game import Game
+from bot.engine.game import Action, Game
 from bot.engine.levels import strategy_for
-from bot.engine.master import Master, win_chances
+from bot.engine.master import Master, chance_to_win, win_chances
 from bot.engine.rules import Ruleset
 from bot.engine.strategies import Expert
 from bot.engine.wingame import WinGame, turn_rolls_from
@@ -384,3 +384,13 @@ def test_the_readers_turn_solve_agrees_with_the_compiled_solver(name: str) -> No
     for bank, other, mine, theirs in product(banks[::7], banks[::5], streaks, streaks):
         turn = solved.turn(bank, other, mine, theirs)
         assert turn.rolling(0, 6) == pytest.approx(solved.value(bank, other, mine, theirs), abs=1e-7)
+
+
+def test_the_chance_to_win_is_the_tables_at_a_turn_start_and_the_best_choice_inside_one() -> None:
+    solved = tables("plain")
+    game = Game.new(SMALL["plain"], ["a", "b"], ScriptedDice([(6, 1), (1, 5, 2, 3, 4, 6)]))
+    assert chance_to_win(game, solved) == pytest.approx(solved.value(0, 0))
+    game.apply(Action("roll", "a"))
+    advice = win_chances(game, solved)
+    assert advice is not None and chance_to_win(game, solved) == advice.best.chance
+    assert advice.best.chance > solved.value(0, 0), "a straight on the first roll is a good start"

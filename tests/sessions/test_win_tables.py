@@ -6,6 +6,8 @@ import asyncio
 import logging
 import multiprocessing
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -143,3 +145,9 @@ def test_shipped_tables_are_what_the_solver_makes_today(name: str) -> None:
         mine, theirs = sample.choice(streaks), sample.choice(streaks)
         turn = tables.turn(bank, other, mine, theirs)
         assert turn.rolling(0, 6) == pytest.approx(tables.value(bank, other, mine, theirs), abs=2e-6)
+
+
+def test_the_bot_reads_tables_without_numba() -> None:
+    """Numba (~60 MB, most of a second to import) is for the solver's worker process only."""
+    check = "import sys, bot.client, bot.engine.master; sys.exit('numba' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0
