@@ -28,6 +28,7 @@ from bot.sessions.achievements import AchievementKeeper
 from bot.sessions.daily import DailyManager
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
+from bot.sessions.review import GameReviews
 from bot.sessions.win_tables import Solve, WinTableKeeper, solve_in_process
 from bot.settings import Settings
 from bot.stats import StatsService
@@ -35,6 +36,7 @@ from bot.storage import Database, command_sync, open_database
 from bot.storage.config import SqlConfigStore
 from bot.storage.daily import SqlDailyStore
 from bot.storage.policies import SqlPolicyStore
+from bot.storage.reviews import SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
 from bot.storage.win_tables import SqlWinTableStore
 
@@ -122,6 +124,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._stats: StatsService | None = None
         self._daily: DailyManager | None = None
         self._achievements: AchievementKeeper | None = None
+        self._reviews: GameReviews | None = None
         self._answering: set[asyncio.Task[Any]] = set()
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
@@ -184,7 +187,9 @@ class FarkleBot(commands.AutoShardedBot):
             win_tables=self._win_tables,
         )
         self._config = ConfigService(SqlConfigStore(self._db), self.settings.game, self.clock)
-        self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate)
+        self._reviews = GameReviews(SqlReviewStore(self._db))
+        self._sessions.subscribe(self._reviews.on_event)  # before `restore`, which announces missed ends
+        self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate, self._reviews)
         self._daily = DailyManager(SqlDailyStore(self._db), self.clock, self._sessions.events)
         self._achievements = AchievementKeeper(self._daily.store, self.clock, self._daily.expert)
         self._sessions.subscribe(self._achievements)
@@ -313,6 +318,8 @@ class FarkleBot(commands.AutoShardedBot):
             self._awaiting_art.cancel()
         if self._sessions is not None:
             await self._sessions.close(drain=left())
+        if self._reviews is not None:
+            await self._reviews.close(left())
         # discord.py's AutoShardedClient that never connected (a refused login, a test) trips in close() on
         # the event queue `connect()` creates: there is nothing left to stop.
         with contextlib.suppress(AttributeError):

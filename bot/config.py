@@ -34,7 +34,7 @@ _SAVED_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 @dataclass(frozen=True)
 class SettingSpec:
-    """A server setting that is not a rule of the game (timeouts, hints, threads, language)."""
+    """A server setting that is not a rule of the game (timeouts, hints, threads, language, live odds)."""
 
     name: str
     description: str  # a message id, translated where it is shown
@@ -67,6 +67,12 @@ SETTINGS: Mapping[str, SettingSpec] = {
         ),
         SettingSpec("hints", N_("Whether boards offer the 💡 Hint button."), ON_OR_OFF, ("on", "off")),
         SettingSpec("threads", N_("Whether each new game opens its own thread."), ON_OR_OFF, ("on", "off")),
+        SettingSpec(
+            "live_odds",
+            N_("Whether two-player boards show both players' chances to win."),
+            ON_OR_OFF,
+            ("on", "off"),
+        ),
         SettingSpec(
             "language",
             N_("The language of boards and results; auto follows the server's locale."),
@@ -144,7 +150,7 @@ def _describe(config: GuildConfig) -> str:
     return (
         f"{config.ruleset.name} rules, turn {table.turn_timeout} s, lobby {table.lobby_timeout} s, "
         f"hints {typed_words(table.hints)}, threads {typed_words(config.threads)}, "
-        f"language {table.language or AUTO}"
+        f"language {table.language or AUTO}, live odds {typed_words(table.live_odds)}"
     )
 
 
@@ -328,6 +334,7 @@ class ConfigService:
                 max_players=defaults.max_players,
                 hints=row.hints if row.hints is not None else True,
                 language=row.language,
+                live_odds=row.live_odds if row.live_odds is not None else True,
             ),
             threads=bool(row.threads),
         )

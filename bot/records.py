@@ -137,9 +137,9 @@ class Rater(Protocol):
 
 # ---------------------------------------------------------------------- results, as read back
 
-Metric = Literal["rating", "wins", "win_rate", "best_turn", "points"]
+Metric = Literal["rating", "wins", "win_rate", "best_turn", "points", "accuracy"]
 Period = Literal["all", "30d"]
-METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points")
+METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points", "accuracy")
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,7 @@ class StatsRow:
     farkles: int
     hot_dice: int
     rating: float
+    accuracy: float = 0.0  # the accuracy board's average review accuracy (0..1); 0 elsewhere
 
     @property
     def win_rate(self) -> float:
@@ -178,6 +179,33 @@ class GameSummary:
     ended_at: float
     rules_name: str
     players: tuple[tuple[str, int, bool], ...]  # name, final bank, won
+
+
+# ---------------------------------------------------------------------- game reviews
+
+
+@dataclass(frozen=True)
+class ReviewedSeat:
+    """One seat's numbers from a game's review, as stored for statistics."""
+
+    seat: int
+    user_id: int
+    computer: bool
+    accuracy: float | None  # 0..1; None: no decision that mattered
+    decisions: int
+    mistakes: int
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """A game's review as stored: the review's JSON, its measure and each seat's numbers."""
+
+    game_id: str
+    guild_id: int
+    ended_at: float
+    measure: str
+    review_json: str
+    seats: tuple[ReviewedSeat, ...]
 
 
 # ---------------------------------------------------------------------- the daily challenge, achievements

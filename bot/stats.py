@@ -13,10 +13,12 @@ from sqlalchemy.engine import Connection
 
 from bot.clock import Clock
 from bot.engine import Game
+from bot.engine.review import GameReview
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
-from bot.storage import Database, recent, results
+from bot.sessions.review import GameReviews, Played
+from bot.storage import Database, recent, results, reviews
 
 
 @dataclass(frozen=True)
@@ -33,13 +35,21 @@ class Standings:
 class Replayed:
     game: Game
     names: dict[str, str]  # engine player id -> name as archived
+    review: GameReview | None = None  # its review, when asked for
+
+
+@dataclass(frozen=True)
+class MemberStats:
+    row: StatsRow | None
+    accuracy: tuple[float, int] | None  # average over the last reviewed games, and how many
 
 
 class StatsService:
-    def __init__(self, db: Database, clock: Clock, min_games: int) -> None:
+    def __init__(self, db: Database, clock: Clock, min_games: int, reviews: GameReviews) -> None:
         self._db = db
         self._clock = clock
-        self._min_games = min_games  # for the win-rate board
+        self._min_games = min_games  # for the win-rate and accuracy boards
+        self._reviews = reviews
 
     async def leaderboard(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
@@ -63,21 +73,41 @@ class StatsService:
 
         return await self._db.read(read)
 
-    async def member(self, guild_id: int, user_id: int) -> StatsRow | None:
-        return await self._db.read(partial(results.member_stats, guild_id=guild_id, user_id=user_id))
+    async def member(self, guild_id: int, user_id: int) -> MemberStats:
+        def read(connection: Connection) -> MemberStats:
+            row = results.member_stats(connection, guild_id, user_id)
+            return MemberStats(row, reviews.recent_accuracy(connection, guild_id, user_id))
+
+        return await self._db.read(read)
+
+    async def game_accuracy(self, game_id: str) -> dict[int, float | None]:
+        """Each seat's review accuracy (0..1) by user id; empty until the game is reviewed."""
+        return await self._db.read(partial(reviews.game_accuracy, game_id=game_id))
 
     async def history(self, guild_id: int, channel_id: int | None) -> list[GameSummary]:
         return await self._db.read(partial(results.recent_games, guild_id=guild_id, channel_id=channel_id))
 
-    async def replay(self, guild_id: int, game_id: str) -> Replayed | None:
-        archived = await self._db.read(
-            partial(results.archived_game, guild_id=guild_id, game_id=game_id.strip().lower())
-        )
+    async def replay(self, guild_id: int, game_id: str, *, reviewed: bool = False) -> Replayed | None:
+        """A finished game of this server rebuilt move by move, with its review if `reviewed`."""
+        game_id = game_id.strip().lower()
+        archived = await self._db.read(partial(results.archived_game, guild_id=guild_id, game_id=game_id))
         if archived is None:
             return None
-        seats = [(user_id, team) for user_id, _, team in archived.seats]
+        seats = tuple((user_id, team) for user_id, _, team in archived.seats)
         game = replay(archived.rules_json, archived.dice_start_json, archived.actions_json, seats)
-        return Replayed(game, {str(user_id): name for user_id, name, _ in archived.seats})
+        names = {str(user_id): name for user_id, name, _ in archived.seats}
+        if not reviewed:
+            return Replayed(game, names)
+        played = Played(
+            game_id,
+            guild_id,
+            archived.ended_at,
+            archived.rules_json,
+            archived.dice_start_json,
+            archived.actions_json,
+            seats,
+        )
+        return Replayed(game, names, await self._reviews.review(played))
 
     async def forget(self, user_id: int) -> None:
         await self._db.write(partial(results.forget_member, user_id=user_id))

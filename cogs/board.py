@@ -16,7 +16,7 @@ import asyncio
 import logging
 import re
 from functools import partial
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import discord
 from discord.ext import commands
@@ -26,9 +26,11 @@ from bot.engine.events import Left
 from bot.engine.messages import N_, Message
 from bot.errors import reply_ephemeral, report_error
 from bot.i18n import for_member, for_server
-from bot.render.board import Rendered, hint_text, moved_board, render
-from bot.render.components import TEMPLATE, ButtonRef
+from bot.render.components import TEMPLATE, ButtonRef, Rendered
+from bot.render.help import hint_text
 from bot.render.language import Translator
+from bot.render.results import moved_board
+from bot.render.table import render
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome, Restored
@@ -41,6 +43,7 @@ log = logging.getLogger(__name__)
 # global rate limit (50 requests/s) at once, and live presses need room alongside.
 CATCH_UP_PACE = 0.1
 SAVED_NOT_SHOWN = N_("Your move counts, but I couldn't update the board: `/farkle board` shows it again.")
+BOARD_REPOSTED = N_("Your move counts. The board had been deleted, so I posted a new one below.")
 UNREADABLE = N_(
     "⚠️ I couldn't restore the Farkle game in this channel after a restart, sorry: "
     "start a new one with `/farkle new`."
@@ -76,9 +79,20 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
                 channel_id, ref.game_id, ref.seq, user.id, user.display_name, ref.action, ref.arg
             )
             await boards.show(interaction, outcome, pressed=ref)
-            await boards.explain_selection(interaction, ref, outcome)
         except Exception as error:
             await report_error(interaction, error)
+
+
+Shown = Literal["edited", "posted"] | None  # how a redraw reached the channel; None: it didn't
+
+
+async def _answer_with(interaction: discord.Interaction, rendered: Rendered) -> int:
+    """Answer with a board and return its message id, taken from the answer itself: a second request
+    for it would leave a window in which a quick press finds no board and posts another one."""
+    answer = await interaction.response.send_message(**rendered.message)
+    if answer.message_id is not None:
+        return answer.message_id
+    return (await interaction.original_response()).id  # an answer without its message (older API)
 
 
 async def _tell_privately(interaction: discord.Interaction, text: str) -> None:
@@ -117,9 +131,12 @@ class Boards(commands.Cog):
     ) -> None:
         """Answer one interaction: a refusal privately, a change by redrawing the game's message."""
         tr = for_member(interaction)
+        if outcome.outdated and self._on_the_board(interaction, outcome):
+            await self._redraw_in_answer(interaction, outcome)
+            return
         if outcome.refusal is not None or outcome.snapshot is None:
             await reply_ephemeral(interaction, tr.say(outcome.refusal or Message("Nothing changed.")))
-            if outcome.snapshot is not None:  # the game moved on elsewhere: show it as it is
+            if outcome.snapshot is not None and not outcome.outdated:  # moved on elsewhere: show it
                 await self.redraw(outcome.snapshot)
             return
         snapshot = outcome.snapshot
@@ -127,9 +144,7 @@ class Boards(commands.Cog):
         if pressed is not None and pressed.game_id == snapshot.game_id:
             await self._answer_press(interaction, outcome, rendered)
         elif outcome.opened:  # a new lobby (or a rematch pressed on the results): this answer is its message
-            await interaction.response.send_message(**rendered.message)
-            message = await interaction.original_response()
-            await self._attached(snapshot, message.id)
+            await self._attached(snapshot, await _answer_with(interaction, rendered))
         elif snapshot.board_message_id is None:  # the answer that opened it is still posting it
             await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
         else:
@@ -148,8 +163,10 @@ class Boards(commands.Cog):
             log.warning(
                 "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error
             )
-            if not await self.redraw(snapshot, rendered):
-                await _tell_privately(interaction, for_member(interaction).term(SAVED_NOT_SHOWN))
+            shown = await self.redraw(snapshot, rendered)
+            if shown != "edited":  # the member's answer failed: tell them where their move went
+                said = BOARD_REPOSTED if shown == "posted" else SAVED_NOT_SHOWN
+                await _tell_privately(interaction, for_member(interaction).term(said))
             return
         if interaction.message is not None and interaction.message.id == snapshot.board_message_id:
             # A turn ping follows: its mark records this board too, one write for both.
@@ -160,19 +177,21 @@ class Boards(commands.Cog):
         else:  # pressed on an older copy whose retirement failed: the board players follow moves too
             await self.redraw(snapshot, rendered)
 
-    async def explain_selection(
-        self, interaction: discord.Interaction, ref: ButtonRef, outcome: Outcome
-    ) -> None:
-        """Roll and Bank are disabled for a selection that does not score: say why, privately."""
-        shown = outcome.snapshot
-        if (
-            ref.action in (ButtonAction.PICK, ButtonAction.DROP)
-            and shown
-            and shown.selection
-            and shown.preview
-            and shown.preview.error
-        ):
-            await interaction.followup.send(for_member(interaction).say(shown.preview.error), ephemeral=True)
+    @staticmethod
+    def _on_the_board(interaction: discord.Interaction, outcome: Outcome) -> bool:
+        """The press came from the game's own board message (not an older copy of it)."""
+        snapshot, message = outcome.snapshot, interaction.message
+        return snapshot is not None and message is not None and message.id == snapshot.board_message_id
+
+    async def _redraw_in_answer(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """A press on the game's board whose drawing is behind (a crash came between a move and its
+        drawing, and the catch-up has not reached it yet): the answer is the board as it is now, an
+        edit that costs no rate limit; the member presses again on what they now see."""
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
+        await interaction.response.edit_message(**rendered.message)
+        self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
 
     async def hint(self, interaction: discord.Interaction, channel_id: int, ref: ButtonRef) -> None:
         advice = await self.manager.hint(channel_id, ref.game_id, interaction.user.id)
@@ -187,9 +206,8 @@ class Boards(commands.Cog):
         """`/farkle board`: the board as the answer, at the bottom of the channel; the old one retires."""
         old = snapshot.board_message_id
         rendered = render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
-        await interaction.response.send_message(**rendered.message)
-        message = await interaction.original_response()
-        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
+        message_id = await _answer_with(interaction, rendered)
+        await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message_id, snapshot.version)
         if old is not None:
             await self._retire_board(snapshot, old)
 
@@ -229,14 +247,15 @@ class Boards(commands.Cog):
             return
         if not event.cause.answered and outcome.reminder_for is None:
             await self.redraw(snapshot)
-        if (outcome.turn_for or outcome.reminder_for) is not None and outcome.refusal is None:
+        announces = (outcome.turn_for or outcome.reminder_for) is not None or outcome.moved_turn
+        if announces and outcome.refusal is None:
             self.bot.after_answers(snapshot.channel_id, partial(self._announce, outcome))
 
-    async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> bool:
+    async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> Shown:
         """Bring a game's board up to date by its message id, or post a new one if it was deleted.
 
-        Returns whether the board now shows `snapshot`; a failure is logged, and the next press or
-        `/farkle board` recovers.
+        Returns how the board now shows `snapshot` (None: it doesn't); a failure is logged, and the next
+        press or `/farkle board` recovers.
         """
         rendered = rendered or render(snapshot, self.shown_to(snapshot), self.bot.dice_art)
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
@@ -247,43 +266,51 @@ class Boards(commands.Cog):
                 log.info("The board in channel %s was deleted: posting a new one", snapshot.channel_id)
             except discord.HTTPException as error:
                 log.warning("Could not redraw the board in channel %s: %s", snapshot.channel_id, error)
-                return False
+                return None
             else:
                 self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
-                return True
+                return "edited"
         if snapshot.stage not in ("lobby", "playing"):
-            return False
+            return None
         try:
             message = await channel.send(**rendered.message)
         except discord.HTTPException as error:
             log.warning("Could not post a board in channel %s: %s", snapshot.channel_id, error)
-            return False
+            return None
         await self.manager.attach_board(snapshot.channel_id, snapshot.game_id, message.id, snapshot.version)
-        return True
+        return "posted"
 
     async def _announce(self, outcome: Outcome) -> None:
-        """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself."""
+        """Pings are a courtesy: a channel that refuses them must not undo or hide the move itself.
+
+        A channel holds at most one of them: the turn's ping, replaced by its reminder, deleted when the
+        turn moves on (by the next turn's ping, or at once when nobody is pinged next)."""
         snapshot = outcome.snapshot
         assert snapshot is not None
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
         tr = self.shown_to(snapshot)
         try:
-            if outcome.reminder_for is not None:
-                half = snapshot.turn_timeout // 2
+            if outcome.reminder_for is not None and snapshot.deadline is not None:
+                left = max(1, round(snapshot.deadline - self.bot.clock.now()))
                 reminder = tr.plural(
-                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", half
+                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", left
                 )
-                await _ping(channel, outcome.reminder_for, reminder)
-            if outcome.turn_for is None:
-                return
-            ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
-            previous = self.manager.attach_ping(
-                snapshot.channel_id, snapshot.game_id, ping.id, snapshot.turn_number
-            )
-            if previous is not None:
-                await channel.get_partial_message(previous).delete()
+                await self._swap_ping(snapshot, await _ping(channel, outcome.reminder_for, reminder))
+            if outcome.turn_for is not None:
+                ping = await _ping(channel, outcome.turn_for, tr.text("🎲 it's your turn!"))
+                await self._swap_ping(snapshot, ping)
+            elif outcome.moved_turn:
+                await self._swap_ping(snapshot, None)
         except discord.HTTPException as error:
             log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
+
+    async def _swap_ping(self, snapshot: Snapshot, ping: discord.Message | None) -> None:
+        """Record the channel's one ping (None: none) and delete the one it replaces."""
+        previous = self.manager.attach_ping(
+            snapshot.channel_id, snapshot.game_id, ping.id if ping else None, snapshot.turn_number
+        )
+        if previous is not None:
+            await self.bot.get_partial_messageable(snapshot.channel_id).get_partial_message(previous).delete()
 
     async def _retire_board(self, snapshot: Snapshot, message_id: int) -> None:
         """An older board says where the game went and loses its buttons."""

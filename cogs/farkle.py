@@ -14,12 +14,13 @@ from discord.ext import commands
 from bot.client import FarkleBot
 from bot.errors import reply_ephemeral
 from bot.i18n import for_member
-from bot.render.board import help_embed, rules_embed
 from bot.render.choices import matching
+from bot.render.help import help_embed, rules_embed
 from bot.render.language import Translator
 from bot.render.words import echo
 from cogs.board import Boards
 from cogs.daily import DailyButton, DailyCommands
+from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 
@@ -28,6 +29,7 @@ from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 class Farkle(
     StatsCommands,
     DailyCommands,
+    ReviewCommands,
     commands.GroupCog,
     group_name="farkle",
     group_description=locale_str("Play Farkle in this channel"),
@@ -155,5 +157,5 @@ class Farkle(
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton, DailyButton)
+    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton)
     await bot.add_cog(Farkle(bot))

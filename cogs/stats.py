@@ -21,6 +21,7 @@ from bot.i18n import for_member
 from bot.records import METRICS, Metric, Period
 from bot.render.daily import add_profile
 from bot.render.language import Translator
+from bot.render.review import replay_marks
 from bot.render.stats import (
     METRIC_NAMES,
     PAGE_TEMPLATE,
@@ -99,9 +100,9 @@ class StatsCommands(commands.Cog):
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild_id is not None
         who = member or interaction.user
-        row = await self.bot.stats.member(interaction.guild_id, who.id)
+        member_stats = await self.bot.stats.member(interaction.guild_id, who.id)
         tr = await self._server_tr(interaction.guild_id)
-        embed = stats_embed(who.display_name, row, tr)
+        embed = stats_embed(who.display_name, member_stats.row, tr, member_stats.accuracy)
         add_profile(embed, await self.bot.daily.profile(who.id), tr)
         await interaction.response.send_message(embed=embed)
 
@@ -127,12 +128,13 @@ class StatsCommands(commands.Cog):
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
         assert interaction.guild_id is not None
         tr = for_member(interaction)
-        replayed = await self.bot.stats.replay(interaction.guild_id, game)
+        replayed = await self.bot.stats.replay(interaction.guild_id, game, reviewed=True)
         if replayed is None:
             missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
             await interaction.response.send_message(missing, ephemeral=True)
             return
-        text = "\n".join(replay_lines(replayed.game, replayed.names, tr))
+        marks = replay_marks(replayed.review, tr) if replayed.review else None
+        text = "\n".join(replay_lines(replayed.game, replayed.names, tr, marks))
         if len(text) <= REPLAY_INLINE_LIMIT:
             await interaction.response.send_message(f"```\n{text}\n```", ephemeral=True)
         else:

@@ -9,7 +9,7 @@ import discord
 
 from bot.engine.messages import N_
 from bot.render.language import Translator
-from bot.render.words import capped_name, clip
+from bot.render.words import capped_name, clip, rules_name
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Snapshot
@@ -77,7 +77,7 @@ async def show_lobby_in_thread(
     opened = tr.text(
         "🎲 **{host}** opened a Farkle lobby ({rules} rules): join in {thread}",
         host=host,
-        rules=snapshot.rules.name,
+        rules=rules_name(snapshot.rules.name, tr),
         thread=thread.mention,
     )
     await interaction.response.send_message(opened)

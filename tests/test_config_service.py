@@ -147,7 +147,9 @@ async def test_reset_restores_defaults_and_keeps_saved_rulesets(service: ConfigS
     await service.set_option(GUILD, ANA, "piggyback", "bonus")
     await service.save_named(GUILD, ANA, "pig")
     change = await service.reset(GUILD, ANA)
-    assert change.old == "pig rules, turn 300 s, lobby 600 s, hints on, threads off, language auto"
+    assert change.old == (
+        "pig rules, turn 300 s, lobby 600 s, hints on, threads off, language auto, live odds on"
+    )
     config = await service.get(GUILD)
     assert config.ruleset is Ruleset.preset("box") and config.table.turn_timeout == 90
     assert await service.resolve(GUILD, "pig") is not None
@@ -189,3 +191,12 @@ async def test_deleting_an_unknown_name_lists_the_saved_ones(service: ConfigServ
         await service.delete_named(GUILD, ANA, "hose")
     assert str(refused.value) == "There is no saved ruleset called “hose”: choose house."
     assert [e.new for e in await service.history(GUILD)] == ["house"]  # a refusal is not logged
+
+
+async def test_live_odds_are_on_by_default_and_a_server_turns_them_off(service: ConfigService) -> None:
+    assert (await service.get(GUILD)).table.live_odds is True
+    change = await service.set_option(GUILD, ANA, "live_odds", "off")
+    assert (change.old, change.new) == ("on", "off")
+    assert (await service.get(GUILD)).table.live_odds is False
+    with pytest.raises(UserFacingError, match="live_odds takes"):
+        await service.set_option(GUILD, ANA, "live_odds", "sometimes")

@@ -143,7 +143,8 @@ class Piggybacked:
 
 @dataclass(frozen=True, slots=True)
 class TimedOut:
-    """The turn timed out; `strikes` idle turns in a row so far."""
+    """The turn timed out; `strikes` idle turns in a row so far (0: the session banked the turn for the
+    player, who was not idle)."""
 
     player: str
     strikes: int

@@ -380,6 +380,13 @@ class Ruleset(BaseModel):
         for line, points in combinations:
             if points is not None:
                 lines.append(Message(line, points=points))
+        # How the ambiguous rolls are read (the rule sheets ask house rules to say so): `scoring.py`.
+        if self.three_pairs is not None:
+            lines.append(Message("Four of a kind with a pair, and six of a kind, also count as three pairs"))
+        if self.two_triplets is not None:
+            lines.append(Message("Six of a kind also counts as two triplets"))
+        if self.three_pairs is not None or self.two_triplets is not None:
+            lines.append(Message("Dice that can be read several ways score their best reading"))
         if self.penalty_roll is not None:
             lines.append(
                 Message(

@@ -1,65 +1,40 @@
-"""Pure functions from a session snapshot to the embed and buttons players see. No I/O."""
+"""Pure functions from a session snapshot to the Components V2 card players see: lobby and game.
+
+Designed for a phone first: one accent-coloured container, read top to bottom: the header (rules and
+target), the scoreboard with a bar to the target, whose turn it is, the roll, the dice set aside, the
+buttons, the last few moves. Results and closed games are drawn by `render.results`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import discord
+from discord import ui
 
-from bot.engine import LEVELS, Ruleset
-from bot.engine.master import WinAdvice, plays_as_expert
-from bot.engine.messages import N_, Listing
-from bot.render.components import Button, ButtonRef, DrawnView
+from bot.engine import LEVELS, Event
+from bot.engine.events import Farkled, HotDice, Kept, Rolled
+from bot.engine.master import plays_as_expert
+from bot.engine.messages import N_
+from bot.render.components import Button, ButtonRef, Part, Rendered, card, heading, rows
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
-from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, capped_name, clip, describe
+from bot.render.words import capped_name, clip, describe, rules_name
 from bot.sessions.actions import ButtonAction
-from bot.sessions.outcome import Hint
 from bot.sessions.session import SeatView, Snapshot
 
-GOLD = discord.Colour.gold()
 RECENT_LINES = 5
+BAR_CELLS = 8
+TITLE_LIMIT = 256
 TEAM_NAMES = (N_("Red"), N_("Blue"), N_("Green"), N_("Yellow"))
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"), "master": N_("master")}
 
 
-@dataclass(frozen=True)
-class Rendered:
-    """What one message shows; an empty view clears the message's buttons."""
-
-    embed: discord.Embed
-    view: discord.ui.View
-
-    @property
-    def message(self) -> dict[str, Any]:
-        """The keyword arguments that send or edit a message to show this drawing (one place for all)."""
-        return {"embed": self.embed, "view": self.view}
-
-
-def render(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rendered:
-    if snapshot.stage == "lobby":
-        return lobby(snapshot, tr)
-    if snapshot.stage == "closed":
-        return closed(snapshot, tr)
-    if snapshot.stage == "over":
-        return results(snapshot, tr)
-    return board(snapshot, tr, art)
-
-
-def _button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> Button:
+def game_button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> Button:
     """A plain button with the game's custom id: the board edge's `GameButton` answers it on any message."""
     arg = kwargs.pop("arg", None)
     ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
     return Button(label=label, custom_id=ref.custom_id, **kwargs)  # type: ignore[arg-type]
-
-
-def _view(*buttons: Button) -> discord.ui.View:
-    view = DrawnView(timeout=None)
-    for button in buttons:
-        view.add_item(button)
-    return view
 
 
 def seat_name(seat: SeatView, tr: Translator) -> str:
@@ -71,7 +46,7 @@ def seat_name(seat: SeatView, tr: Translator) -> str:
     return tr.text("Computer {number} ({level})", number=-seat.user_id, level=level)
 
 
-def _names(snapshot: Snapshot, tr: Translator) -> Callable[[str | int | None], str]:
+def names(snapshot: Snapshot, tr: Translator) -> Callable[[str | int | None], str]:
     """Player ids (as events carry them) to seat names as drawn."""
     seats = {str(seat.user_id): seat for seat in snapshot.seats}
 
@@ -86,6 +61,16 @@ def team_name(team: int | None, tr: Translator) -> str:
     return tr.term(TEAM_NAMES[(team or 1) - 1])
 
 
+def title_block(title: str, *lines: str) -> ui.TextDisplay[ui.LayoutView]:
+    """The card's header: a large title, then its lines."""
+    return ui.TextDisplay("\n".join([f"### {clip(title, TITLE_LIMIT)}", *lines]))
+
+
+def recent_lines(snapshot: Snapshot, tr: Translator) -> list[str]:
+    lines = [describe(event, names(snapshot, tr), tr) for event in snapshot.recent]
+    return [line for line in lines if line][-RECENT_LINES:]
+
+
 # ---------------------------------------------------------------------- lobby
 
 
@@ -96,66 +81,76 @@ def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
         + (" · " + tr.text("{team} team", team=team_name(seat.team, tr)) if rules.teams else "")
         for seat in snapshot.seats
     ]
-    title = tr.text("🎲 Farkle lobby · {rules} rules", rules=rules.name)
-    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
-    embed.description = tr.text(
-        "Target **{target}** · {least}–{most} players\nPress **Join** to play; the host presses **Start**.",
-        target=tr.points(rules.target),
-        least=rules.min_players,
-        most=snapshot.max_players,
-    )
-    embed.add_field(
-        name=tr.text("Players ({count}/{most})", count=len(snapshot.seats), most=snapshot.max_players),
-        value="\n".join(lines) or tr.text("Nobody yet"),
-        inline=False,
-    )
+    about = [
+        tr.text(
+            "Target **{target}** · {least}–{most} players\n"
+            "Press **Join** to play; the host presses **Start**.",
+            target=tr.points(rules.target),
+            least=rules.min_players,
+            most=snapshot.max_players,
+        )
+    ]
     if any(seat.computer == "master" for seat in snapshot.seats):
         reason = plays_as_expert(rules, len(snapshot.seats))
         if reason is not None:
-            embed.description += "\n" + tr.say(reason)
+            about.append(tr.say(reason))
+    players = tr.text("Players ({count}/{most})", count=len(snapshot.seats), most=snapshot.max_players)
+    blocks = [heading(players, "\n".join(lines) or tr.text("Nobody yet"))]
     if snapshot.deadline:
-        embed.add_field(
-            name=tr.text("Expires"),
-            value=tr.text("{when} without a start", when=f"<t:{int(snapshot.deadline)}:R>"),
-            inline=False,
-        )
-    embed.set_footer(text=tr.text("Game {game} · /farkle rules shows every rule", game=snapshot.game_id))
+        when = tr.text("{when} without a start", when=f"<t:{int(snapshot.deadline)}:R>")
+        blocks.append(heading(tr.text("Expires"), when))
+    footer = tr.text("Game {game} · /farkle rules shows every rule", game=snapshot.game_id)
+    parts: list[Part] = [
+        title_block(tr.text("🎲 Farkle lobby · {rules} rules", rules=rules_name(rules.name, tr)), *about),
+        ui.Separator(),
+        ui.TextDisplay("\n\n".join(blocks)),
+        *_lobby_rows(snapshot, tr),
+        ui.TextDisplay(f"-# {footer}"),
+    ]
+    return card(parts)
+
+
+def _lobby_rows(snapshot: Snapshot, tr: Translator) -> list[Part]:
+    """Joining and starting in one row (two with four teams), adding computers in the next."""
+    rules = snapshot.rules
     if rules.teams:
         joins = [
-            _button(
+            game_button(
                 snapshot,
                 ButtonAction.TEAM,
                 tr.text("Join {team}", team=team_name(t, tr)),
                 arg=t,
                 style=discord.ButtonStyle.primary,
-                row=0,
             )
             for t in range(1, rules.teams + 1)
         ]
     else:
-        joins = [
-            _button(snapshot, ButtonAction.JOIN, tr.text("Join"), style=discord.ButtonStyle.primary, row=0)
-        ]
+        joins = [game_button(snapshot, ButtonAction.JOIN, tr.text("Join"), style=discord.ButtonStyle.primary)]
     controls = [
-        _button(snapshot, ButtonAction.LEAVE, tr.text("Leave"), row=0),
-        _button(snapshot, ButtonAction.START, tr.text("Start"), style=discord.ButtonStyle.success, row=1),
-        _button(snapshot, ButtonAction.CANCEL, tr.text("Cancel"), style=discord.ButtonStyle.danger, row=1),
+        game_button(snapshot, ButtonAction.LEAVE, tr.text("Leave")),
+        game_button(snapshot, ButtonAction.START, tr.text("Start"), style=discord.ButtonStyle.success),
+        game_button(snapshot, ButtonAction.CANCEL, tr.text("Cancel"), style=discord.ButtonStyle.danger),
     ]
     computers = [
-        _button(
+        game_button(
             snapshot,
             ButtonAction.CPU,
             tr.text("Add computer: {level}", level=tr.term(LEVEL_NAMES[level])),
             arg=level,
-            row=2,
         )
         for level in LEVELS
         if not rules.teams
     ]
-    return Rendered(embed, _view(*joins, *controls, *computers))
+    return [*rows([*joins, *controls]), *rows(computers)]
 
 
 # ---------------------------------------------------------------------- board
+
+
+def bar(bank: int, target: int) -> str:
+    """How close a bank is to the target, in eight cells."""
+    filled = max(0, min(BAR_CELLS, bank * BAR_CELLS // max(target, 1)))
+    return "▰" * filled + "▱" * (BAR_CELLS - filled)
 
 
 def _standing(snapshot: Snapshot, seat: SeatView, tr: Translator) -> str:
@@ -165,7 +160,7 @@ def _standing(snapshot: Snapshot, seat: SeatView, tr: Translator) -> str:
     if snapshot.rules.teams:
         bits.append(tr.text("{team} team", team=team_name(seat.team, tr)))
     else:
-        bits.append(tr.points(seat.bank))
+        bits.append(f"{tr.points(seat.bank)} {bar(seat.bank, snapshot.rules.target)}")
     if snapshot.rules.entry_minimum and not seat.on_board:
         bits.append(tr.text("not on the board"))
     if seat.farkle_streak:
@@ -177,19 +172,26 @@ def _team_banks(snapshot: Snapshot, tr: Translator) -> str:
     banks: dict[int, int] = {}
     for seat in snapshot.seats:
         banks[seat.team or 1] = seat.bank
-    return "\n".join(f"**{team_name(team, tr)}**: {tr.points(bank)}" for team, bank in sorted(banks.items()))
+    target = snapshot.rules.target
+    return "\n".join(
+        f"**{team_name(team, tr)}**: {tr.points(bank)} {bar(bank, target)}"
+        for team, bank in sorted(banks.items())
+    )
 
 
-def recent_lines(snapshot: Snapshot, tr: Translator) -> list[str]:
-    lines = [describe(event, _names(snapshot, tr), tr) for event in snapshot.recent]
-    return [line for line in lines if line][-RECENT_LINES:]
+def header_line(snapshot: Snapshot, tr: Translator) -> str:
+    footer = tr.text(
+        "Game {game} · move {move} · first to {target}",
+        game=snapshot.game_id,
+        move=snapshot.version,
+        target=tr.points(snapshot.rules.target),
+    )
+    return f"-# {footer}"
 
 
-def board(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rendered:
-    turn, current, preview = snapshot.turn, snapshot.current_seat, snapshot.preview
-    assert turn is not None and preview is not None
-    title = tr.text("🎲 Farkle game · {rules} rules", rules=snapshot.rules.name)
-    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
+def _status(snapshot: Snapshot, tr: Translator) -> str:
+    turn, current = snapshot.turn, snapshot.current_seat
+    assert turn is not None
     total = tr.points(turn.total)
     if current:
         status = [
@@ -201,60 +203,122 @@ def board(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rend
         status.append(tr.text("🏁 Final round"))
     if snapshot.deadline and current and not current.computer:
         status.append(f"⏱️ <t:{int(snapshot.deadline)}:R>")
-    embed.description = " · ".join(status)
-    if preview.bank_blocked and turn.roll:
-        embed.description += f"\n🔒 {tr.say(preview.bank_blocked)}"  # why Bank is disabled for this selection
+    return " · ".join(status)
+
+
+def _six_kept(recent: tuple[Event, ...], index: int) -> tuple[int, ...]:
+    """The dice set aside before `recent[index]` (a hot dice), back to the last six."""
+    kept: list[int] = []
+    for earlier in reversed(recent[:index]):
+        if isinstance(earlier, Kept):
+            kept[:0] = earlier.dice
+        if len(kept) >= 6:
+            break
+    return tuple(kept[-6:])
+
+
+def last_throw(snapshot: Snapshot) -> tuple[Farkled | HotDice, tuple[int, ...]] | None:
+    """What ended the last throw, with its dice: a Farkle and the roll that farkled, shown until the
+    next roll is thrown; hot dice and the six dice that scored, shown with the fresh roll they earned."""
+    recent = snapshot.recent
+    rolls = 0
+    for index in range(len(recent) - 1, -1, -1):
+        event = recent[index]
+        if isinstance(event, Rolled):
+            rolls += 1
+            if rolls > 1:
+                return None
+        elif isinstance(event, Farkled) and rolls == 0:
+            rolled = next((e for e in reversed(recent[:index]) if isinstance(e, Rolled)), None)
+            return (event, rolled.dice) if rolled is not None else None
+        elif isinstance(event, HotDice):
+            return event, _six_kept(recent, index)
+    return None
+
+
+def _throw_block(snapshot: Snapshot, tr: Translator, art: DiceArt) -> str | None:
+    """The roll on the table, with the hot dice that earned it; or the Farkle that ended the turn."""
+    turn = snapshot.turn
+    assert turn is not None
+    shown = last_throw(snapshot)
+    said = ""
+    if shown is not None:
+        event, dice = shown
+        said = f"{art.line(dice)}\n{describe(event, names(snapshot, tr), tr) or ''}"
+        if isinstance(event, Farkled):
+            return heading(tr.text("Farkle!"), said)
     if turn.roll:
         picked = " ".join("✅" if i in snapshot.selection else "⬛" for i in range(len(turn.roll)))
-        embed.add_field(name=tr.text("Roll"), value=f"{art.line(turn.roll)}\n{picked}", inline=False)
-    embed.add_field(
-        name=tr.text("Set aside this turn"), value=art.line(turn.set_aside, FIELD_LIMIT), inline=True
-    )
-    if snapshot.next_farkle_chance is not None:
-        embed.add_field(
-            name=tr.text("Next roll"),
-            value=tr.plural(
-                "{count} die · {chance} Farkle chance",
-                "{count} dice · {chance} Farkle chance",
-                preview.dice_to_roll,
-                chance=tr.percent(snapshot.next_farkle_chance),
-            ),
-            inline=True,
-        )
+        roll = heading(tr.text("Roll"), f"{art.line(turn.roll)}\n{picked}")
+        return f"{heading(tr.text('Hot dice!'), said)}\n\n{roll}" if said else roll
+    return None
+
+
+def board(
+    snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART, extra_lines: Sequence[str] = ()
+) -> Rendered:
+    """A game in play; `extra_lines` go under the turn's numbers (other features' one-liners)."""
+    turn, preview = snapshot.turn, snapshot.preview
+    assert turn is not None and preview is not None
+    title = tr.text("🎲 Farkle game · {rules} rules", rules=rules_name(snapshot.rules.name, tr))
+    scores = [heading(tr.text("Standings"), "\n".join(_standing(snapshot, s, tr) for s in snapshot.seats))]
     if snapshot.rules.teams:
-        embed.add_field(name=tr.text("Team banks"), value=_team_banks(snapshot, tr), inline=False)
-    embed.add_field(
-        name=tr.text("Standings"),
-        value="\n".join(_standing(snapshot, s, tr) for s in snapshot.seats),
-        inline=False,
-    )
+        scores.insert(0, heading(tr.text("Team banks"), _team_banks(snapshot, tr)))
+    play = [_status(snapshot, tr)]
+    if preview.bank_blocked and turn.roll:
+        play.append(f"🔒 {tr.say(preview.bank_blocked)}")  # why Bank is disabled for this selection
+    play.extend(extra_lines)
+    blocks = [block for block in (_throw_block(snapshot, tr, art),) if block]
+    if turn.set_aside:
+        blocks.append(heading(tr.text("Set aside this turn"), art.line(turn.set_aside)))
+    if snapshot.next_farkle_chance is not None:
+        chance = tr.plural(
+            "{count} die · {chance} Farkle chance",
+            "{count} dice · {chance} Farkle chance",
+            preview.dice_to_roll,
+            chance=tr.percent(snapshot.next_farkle_chance),
+        )
+        blocks.append(heading(tr.text("Next roll"), chance))
+    parts: list[Part] = [
+        title_block(title, header_line(snapshot, tr)),
+        ui.TextDisplay("\n\n".join(scores)),
+        ui.Separator(),
+        _with_hint(snapshot, tr, "\n".join(play)),
+        ui.TextDisplay("\n\n".join(blocks)),
+        *_turn_rows(snapshot, tr, art),
+    ]
     recent = recent_lines(snapshot, tr)
     if recent:
-        embed.add_field(name=tr.text("Latest"), value="\n".join(recent), inline=False)
-    embed.set_footer(
-        text=tr.text(
-            "Game {game} · move {move} · first to {target}",
-            game=snapshot.game_id,
-            move=snapshot.version,
-            target=snapshot.rules.target,
-        )
-    )
-    return Rendered(embed, _view(*_turn_buttons(snapshot, tr, art)))
+        parts += [ui.Separator(), ui.TextDisplay(heading(tr.text("Latest"), "\n".join(recent)))]
+    return card(parts)
+
+
+def _with_hint(snapshot: Snapshot, tr: Translator, text: str) -> Part:
+    """Whose turn it is, with the Hint button beside it when the server allows hints."""
+    if not snapshot.hints:
+        return ui.TextDisplay(text)
+    hint = game_button(snapshot, ButtonAction.HINT, tr.text("Hint"), emoji="💡")
+    return ui.Section(ui.TextDisplay(text), accessory=hint)
 
 
 def _die_button(snapshot: Snapshot, art: DiceArt, i: int, face: int) -> Button:
     """A die of the roll: its face, highlighted while selected; a tap means the same twice (pick, drop)."""
     selected = i in snapshot.selection
     label, emoji = art.button(face)
-    return _button(
+    return game_button(
         snapshot,
         ButtonAction.DROP if selected else ButtonAction.PICK,
         label,
         emoji=emoji,
         arg=i,
-        row=i // 3,
         style=discord.ButtonStyle.success if selected else discord.ButtonStyle.secondary,
     )
+
+
+def _scores(snapshot: Snapshot) -> bool:
+    """Whether the dice selected so far score (nothing selected yet is not a mistake)."""
+    preview = snapshot.preview
+    return preview is not None and not (snapshot.selection and preview.error)
 
 
 def _roll_label(snapshot: Snapshot, tr: Translator) -> str:
@@ -264,6 +328,8 @@ def _roll_label(snapshot: Snapshot, tr: Translator) -> str:
         return tr.plural("Roll {count} die", "Roll {count} dice", preview.dice_to_roll)
     if not turn.roll:
         return tr.text("Roll 6 fresh dice")
+    if not _scores(snapshot):
+        return tr.text("Doesn't score")
     if preview.points:
         return tr.plural(
             "Roll {count} die (+{points})",
@@ -274,193 +340,39 @@ def _roll_label(snapshot: Snapshot, tr: Translator) -> str:
     return tr.text("Pick dice to keep")
 
 
-def _turn_buttons(snapshot: Snapshot, tr: Translator, art: DiceArt) -> list[Button]:
+def _bank_label(snapshot: Snapshot, tr: Translator) -> str:
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
-    buttons = [_die_button(snapshot, art, i, face) for i, face in enumerate(turn.roll)]
-    buttons.append(
-        _button(
+    if turn.roll and not _scores(snapshot):
+        return tr.text("Doesn't score")
+    total = preview.turn_total if preview.points or not turn.roll else turn.total
+    return tr.text("Bank {points}", points=tr.points(total))
+
+
+def _turn_rows(snapshot: Snapshot, tr: Translator, art: DiceArt) -> list[Part]:
+    """Dice in rows of three (thumb-sized on a phone), then Roll / Piggyback / Bank."""
+    turn, preview = snapshot.turn, snapshot.preview
+    assert turn is not None and preview is not None
+    dice = [_die_button(snapshot, art, i, face) for i, face in enumerate(turn.roll)]
+    controls = [
+        game_button(
             snapshot,
             ButtonAction.ROLL,
             _roll_label(snapshot, tr),
             style=discord.ButtonStyle.primary,
-            row=2,
             disabled=not preview.can_roll,
         )
-    )
+    ]
     if turn.piggyback_dice is not None and not turn.roll:
         label = tr.plural("Piggyback on {count} die", "Piggyback on {count} dice", turn.piggyback_dice)
-        buttons.append(_button(snapshot, ButtonAction.PIGGYBACK, label, row=2))
-    bank_total = preview.turn_total if preview.points or not turn.roll else turn.total
-    buttons.append(
-        _button(
+        controls.append(game_button(snapshot, ButtonAction.PIGGYBACK, label))
+    controls.append(
+        game_button(
             snapshot,
             ButtonAction.BANK,
-            tr.text("Bank {points}", points=tr.points(bank_total)),
+            _bank_label(snapshot, tr),
             style=discord.ButtonStyle.success,
-            row=2,
             disabled=not preview.can_bank,
         )
     )
-    if snapshot.hints:
-        buttons.append(_button(snapshot, ButtonAction.HINT, tr.text("Hint"), emoji="💡", row=2))
-    return buttons
-
-
-# ---------------------------------------------------------------------- end
-
-
-def results(snapshot: Snapshot, tr: Translator) -> Rendered:
-    name_of = _names(snapshot, tr)
-    winners = [name_of(w) for w in snapshot.winners]
-    if winners:
-        headline = clip(tr.say(Listing(tuple(winners), "and")), TITLE_LIMIT - 40)
-        title = tr.plural("🏆 {names} wins!", "🏆 {names} win!", len(winners), names=headline)
-    else:
-        title = tr.text("🏆 Nobody wins!")
-    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
-    banks = {seat.user_id: seat.bank for seat in snapshot.seats}
-    lines = []
-    for place, group in enumerate(snapshot.placements, start=1):
-        for user_id in group:
-            lines.append(f"**{place}.** {name_of(user_id)} · {tr.points(banks.get(user_id, 0))}")
-    embed.add_field(name=tr.text("Final standings"), value="\n".join(lines) or "—", inline=False)
-    recent = recent_lines(snapshot, tr)
-    if recent:
-        embed.add_field(name=tr.text("Last moves"), value="\n".join(recent), inline=False)
-    embed.set_footer(
-        text=tr.text(
-            "Game {game} · {rules} rules · press Rematch to play again",
-            game=snapshot.game_id,
-            rules=snapshot.rules.name,
-        )
-    )
-    rematch = _button(snapshot, ButtonAction.REMATCH, tr.text("Rematch"), style=discord.ButtonStyle.primary)
-    return Rendered(embed, _view(rematch))
-
-
-_CLOSED = {
-    "expired": N_("This lobby expired: nobody started it in time."),
-    "cancelled": N_("The host cancelled this lobby."),
-    "ended": N_("This game was ended before anyone won; it does not count."),
-    "empty": N_("Everyone left the lobby."),
-}
-
-
-def closed(snapshot: Snapshot, tr: Translator) -> Rendered:
-    title = tr.text("🎲 Farkle closed · {rules} rules", rules=snapshot.rules.name)
-    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=discord.Colour.dark_grey())
-    embed.description = tr.term(_CLOSED.get(snapshot.end_reason or "", N_("This game is closed.")))
-    return Rendered(embed, _view())
-
-
-# ---------------------------------------------------------------------- reference
-
-
-def rules_embed(rules: Ruleset, tr: Translator, *, title: str) -> discord.Embed:
-    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
-    for section, lines in rules.summary_sections():
-        embed.add_field(
-            name=tr.term(section),
-            value="\n".join(f"• {tr.say(line)}" for line in lines) or "—",
-            inline=False,
-        )
-    return embed
-
-
-def help_embed(tr: Translator) -> discord.Embed:
-    embed = discord.Embed(title=tr.text("How to play Farkle"), colour=GOLD)
-    embed.description = tr.text(
-        "Roll six dice and set aside scoring dice: 1s, 5s, three of a kind and the combinations in "
-        "`/farkle rules`. Then **roll** the rest to add more or **bank** the turn total. A roll with "
-        "nothing that scores is a **Farkle**: the turn scores nothing. Score with all six dice and you "
-        "have **hot dice**: roll all six again. Reach the target, then everyone gets one last turn."
-    )
-    embed.add_field(
-        name=tr.text("Commands"),
-        value=tr.text(
-            "`/farkle new` open a lobby · `/farkle join` · `/farkle leave` · `/farkle start`\n"
-            "`/farkle board` bring the board back down · `/farkle rules` · `/farkle end`"
-        ),
-        inline=False,
-    )
-    embed.add_field(
-        name=tr.text("On your turn"),
-        value=tr.text(
-            "Tap dice to select them (✅), then **Roll** or **Bank**. 💡 **Hint** shows the best play."
-        ),
-        inline=False,
-    )
-    return embed
-
-
-def moved_board(tr: Translator) -> Rendered:
-    """What an old board becomes when `/farkle board` posts a fresh one below."""
-    embed = discord.Embed(description=tr.text("The board moved down ⬇️"), colour=discord.Colour.dark_grey())
-    return Rendered(embed, _view())
-
-
-def hint_text(hint: Hint, snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> str:
-    """The Hint button's private answer: the best keep, roll-on versus bank, the Farkle risk and, in a
-    two-player game, the chance to win after each choice."""
-    advice = hint.advice
-    turn = snapshot.turn
-    lines = []
-    if advice.keep and turn is not None:
-        kept = art.line(tuple(turn.roll[i] for i in advice.keep))
-        lines.append(
-            tr.text(
-                "💡 Keep {dice} for **{points}** (turn total {total}).",
-                dice=kept,
-                points=tr.points(advice.keep_points),
-                total=tr.points(advice.turn_total),
-            )
-        )
-    verbs = {
-        "roll": N_("Best play: **Roll on**."),
-        "bank": N_("Best play: **Bank now**."),
-        "piggyback": N_("Best play: **Piggyback**."),
-    }
-    lines.append(tr.term(verbs[advice.recommendation]))
-    lines.append(
-        tr.plural(
-            "Rolling {count} die: expect about **{points}** in all.",
-            "Rolling {count} dice: expect about **{points}** in all.",
-            advice.dice_to_roll,
-            points=tr.points(round(advice.expected_if_rolling)),
-        )
-    )
-    if advice.bank_points is not None:
-        lines.append(tr.text("Banking now: **{points}** for sure.", points=tr.points(advice.bank_points)))
-    lines.append(
-        tr.text("Chance the next roll farkles: **{chance}**.", chance=tr.percent(advice.farkle_chance))
-    )
-    if hint.chances is not None:
-        lines.append(f"🏆 {_chances(hint.chances, tr, art)}.")
-    elif hint.warming_up:
-        lines.append(
-            tr.text(
-                "🏆 Chances to win: warming up (these rules' win tables are being solved); try again soon."
-            )
-        )
-    return "\n".join(lines)
-
-
-def _chances(chances: WinAdvice, tr: Translator, art: DiceArt, most: int = 3) -> str:
-    """'Bank 650: you win 61.2 %; roll 3 dice: 58.9 %', the best choices first."""
-    with_keep = len({choice.keep for choice in chances.choices}) > 1
-    parts = []
-    for choice in chances.choices[:most]:
-        if choice.kind == "bank":
-            what = tr.text("bank {points}", points=tr.points(choice.turn_total))
-        elif choice.kind == "piggyback":
-            what = tr.plural("piggyback on {count} die", "piggyback on {count} dice", choice.dice)
-        else:
-            what = tr.plural("roll {count} die", "roll {count} dice", choice.dice)
-        if with_keep and choice.keep:
-            what = tr.text("keep {dice}, {then}", dice=art.line(choice.keep), then=what)
-        parts.append(
-            tr.text("{choice}: you win **{percent} %**", choice=what, percent=tr.decimal(choice.chance * 100))
-        )
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:]
+    return [*rows(dice, width=3), *rows(controls)]

@@ -1,4 +1,4 @@
-"""The custom id every game button carries: game, roll and action; render draws plain buttons with it.
+"""The custom id every game button carries, and the Components V2 card every board is drawn on.
 
 The id is `farkle:<game>:<seq>:<action>[:<arg>]`, where `seq` (`Session.seq`) changes only when dice are
 thrown, a turn passes or the stage changes. Discord refuses a press whose id is no longer on the message,
@@ -13,14 +13,21 @@ a forged id (a 5,000-digit number, say) simply matches nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import discord
+from discord import ui
 
 PREFIX = "farkle"
 TEMPLATE = (
     rf"{PREFIX}:(?P<game>[0-9a-f]{{1,16}}):(?P<seq>[0-9a-z-]{{1,16}}):(?P<action>[a-z]{{1,12}})"
     r"(?::(?P<arg>[a-z0-9-]{1,12}))?"
 )
+GOLD = discord.Colour.gold()
+GREY = discord.Colour.dark_grey()
+# Components V2 limits: every component counts, nested ones too; text counts across the message.
+MOST_COMPONENTS = 40
+MOST_TEXT = 4000
 
 
 @dataclass(frozen=True)
@@ -38,13 +45,57 @@ class ButtonRef:
         return f"{PREFIX}:{self.game_id}:{self.seq}:{self.action}{tail}"
 
 
-Button = discord.ui.Button[discord.ui.View]
+Button = ui.Button[ui.LayoutView]
+Part = ui.Item[ui.LayoutView]
 
 
-class DrawnView(discord.ui.View):
-    """Buttons that are all `DynamicItem`s: the classes registered at start-up answer them, on any
-    message, so a drawing is never stored in discord.py's view store (per edit, that bookkeeping cost as
-    much as drawing the board)."""
+class DrawnLayout(ui.LayoutView):
+    """A drawing whose buttons are all `DynamicItem`s: the classes registered at start-up answer them,
+    on any message, so a drawing is never stored in discord.py's view store (per edit, that bookkeeping
+    cost as much as drawing the board)."""
 
     def is_dispatchable(self) -> bool:
         return False
+
+
+class DrawnView(ui.View):
+    """`DrawnLayout` for the embeds with buttons that are not boards (leaderboard pages)."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What one message shows: a Components V2 card (an accent-coloured container)."""
+
+    view: DrawnLayout
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The keyword arguments that send or edit a message to show this drawing (one place for all).
+
+        Content and embeds are cleared: a V2 message can carry neither, and boards drawn before the
+        upgrade (an embed) become V2 only when an edit clears them along with setting the flag, which
+        discord.py sets from the view."""
+        return {"content": None, "embed": None, "view": self.view}
+
+
+def card(parts: list[Part], colour: discord.Colour = GOLD) -> Rendered:
+    view = DrawnLayout(timeout=None)
+    view.add_item(ui.Container(*parts, accent_colour=colour))
+    return Rendered(view)
+
+
+def heading(title: str, text: str) -> str:
+    """A block with a bold heading line, as a field was in the old embeds."""
+    return f"**{title}**\n{text}"
+
+
+def row(*buttons: Button) -> ui.ActionRow[ui.LayoutView]:
+    return ui.ActionRow(*buttons)
+
+
+def rows(buttons: list[Button], width: int = 5) -> list[Part]:
+    """Buttons in action rows of at most `width` each."""
+    return [row(*buttons[i : i + width]) for i in range(0, len(buttons), width)]

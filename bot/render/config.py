@@ -9,9 +9,10 @@ import discord
 
 from bot.engine import Ruleset
 from bot.engine.messages import N_
-from bot.render.board import GOLD, rules_embed
+from bot.render.components import GOLD
+from bot.render.help import rules_embed
 from bot.render.language import Translator
-from bot.render.words import capped_name, typed_words
+from bot.render.words import capped_name, rules_name, typed_words
 from bot.sessions.session import TableSettings
 
 # The change log's own words, written by the config service and translated when shown. Every other
@@ -63,7 +64,9 @@ class LogEntry(ChangeShown, Protocol):
 def config_embed(config: ConfigShown, saved: list[str], tr: Translator) -> discord.Embed:
     """The rules as `/farkle rules` shows them, plus what only admins change."""
     rules = config.ruleset
-    embed = rules_embed(rules, tr, title=tr.text("This server's rules: {rules}", rules=rules.name))
+    embed = rules_embed(
+        rules, tr, title=tr.text("This server's rules: {rules}", rules=rules_name(rules.name, tr))
+    )
     table = config.table
     embed.add_field(
         name=tr.text("Server settings"),
@@ -74,6 +77,7 @@ def config_embed(config: ConfigShown, saved: list[str], tr: Translator) -> disco
                 f"• hints: {typed_words(table.hints)}",
                 f"• threads: {typed_words(config.threads)}",
                 f"• language: {table.language or 'auto'}",
+                f"• live_odds: {typed_words(table.live_odds)}",
             )
         ),
         inline=False,

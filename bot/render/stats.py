@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import discord
 
 from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
-from bot.render.board import GOLD
-from bot.render.components import Button, DrawnView
+from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
-from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe
+from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, rules_name
 
 PAGE_SIZE = 10
 METRIC_NAMES: dict[Metric, str] = {
@@ -20,6 +21,7 @@ METRIC_NAMES: dict[Metric, str] = {
     "win_rate": N_("Win rate"),
     "best_turn": N_("Best turn"),
     "points": N_("Points banked"),
+    "accuracy": N_("Accuracy"),
 }
 PERIOD_NAMES: dict[Period, str] = {"all": N_("all time"), "30d": N_("last 30 days")}
 # At most a million pages: a forged id with a bigger page matches nothing, so it is ignored.
@@ -31,6 +33,13 @@ def metric_value(metric: Metric, row: StatsRow, tr: Translator) -> str:
         return tr.decimal(row.rating)
     if metric == "win_rate":
         return tr.text("{rate} of {games}", rate=tr.percent(row.win_rate, 0), games=row.games)
+    if metric == "accuracy":
+        return tr.plural(
+            "{accuracy} over {count} game",
+            "{accuracy} over {count} games",
+            row.games,
+            accuracy=tr.percent(row.accuracy, 1),
+        )
     return tr.points(getattr(row, metric))
 
 
@@ -86,8 +95,20 @@ def leaderboard_view(
     return view
 
 
-def stats_embed(name: str, row: StatsRow | None, tr: Translator) -> discord.Embed:
+def stats_embed(
+    name: str, row: StatsRow | None, tr: Translator, accuracy: tuple[float, int] | None = None
+) -> discord.Embed:
+    """A member's totals, and their average review accuracy over their last reviewed games (`accuracy`)."""
     embed = discord.Embed(title=tr.text("📊 {name} at Farkle", name=capped_name(name)), colour=GOLD)
+    if accuracy is not None:
+        average, games = accuracy
+        shown = tr.plural(
+            "{accuracy} (last {count} game)",
+            "{accuracy} (last {count} games)",
+            games,
+            accuracy=tr.percent(average, 1),
+        )
+        embed.add_field(name=tr.text("Review accuracy"), value=shown, inline=False)
     if row is None:
         embed.description = tr.text("No counted games in this server yet.")
         return embed
@@ -114,7 +135,9 @@ def history_embed(title: str, games: list[GameSummary], tr: Translator) -> disco
         players = ", ".join(
             f"{'🏆 ' if won else ''}{capped_name(name)} {tr.points(bank)}" for name, bank, won in game.players
         )
-        lines.append(f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {game.rules_name} · {players}")
+        lines.append(
+            f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {rules_name(game.rules_name, tr)} · {players}"
+        )
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT) or tr.text("No finished games yet.")
     embed.set_footer(text=tr.text("/farkle replay <game> shows a game move by move"))
     return embed
@@ -125,8 +148,11 @@ def _faces(dice: tuple[int, ...]) -> str:
     return "".join(FACES[face] for face in dice)
 
 
-def replay_lines(game: Game, names: dict[str, str], tr: Translator) -> list[str]:
-    """The game turn by turn: each roll, what was kept, and how the turn ended."""
+def replay_lines(
+    game: Game, names: dict[str, str], tr: Translator, marks: Mapping[int, str] | None = None
+) -> list[str]:
+    """The game turn by turn: each roll, what was kept, and how the turn ended; `marks` (a decision's
+    cost, by the index of the first event it caused) go before those events."""
     lines: list[str] = []
     current: list[str] = []
     turn = 0
@@ -134,7 +160,9 @@ def replay_lines(game: Game, names: dict[str, str], tr: Translator) -> list[str]
     def name_of(player: str | None) -> str:
         return capped_name(names.get(player or "", tr.text("someone")))
 
-    for event in game.events:
+    for index, event in enumerate(game.events):
+        if marks and index in marks and current:
+            current.append(marks[index])
         if isinstance(event, TurnStarted):
             if current:
                 lines.append(" ".join(current))
@@ -143,7 +171,9 @@ def replay_lines(game: Game, names: dict[str, str], tr: Translator) -> list[str]
         elif isinstance(event, Rolled):
             current.append(tr.text("rolled {dice}", dice=_faces(event.dice)))
         elif isinstance(event, Kept):
-            kept = tr.text("kept {dice} (+{points}) →", dice=_faces(event.dice), points=str(event.points))
+            kept = tr.text(
+                "kept {dice} (+{points}) →", dice=_faces(event.dice), points=tr.points(event.points)
+            )
             current.append(kept)
         else:
             line = describe(event, name_of, tr)

@@ -23,6 +23,7 @@ from bot.engine.events import (
     ThreeFarkles,
     TimedOut,
 )
+from bot.engine.messages import N_
 from bot.render.language import Translator
 
 # Discord refuses a whole message over these limits, so every drawn text that can grow is clipped.
@@ -45,6 +46,15 @@ def clip(text: str, limit: int) -> str:
 def echo(typed: str) -> str:
     """What a member typed, short enough to quote back in any reply."""
     return clip(typed, ECHO_LIMIT)
+
+
+CUSTOM_RULES = N_("custom")
+
+
+def rules_name(name: str, tr: Translator) -> str:
+    """A ruleset's name as drawn: presets and saved rulesets by the name members type, changed rules
+    ("custom", which nobody types) in the reader's language."""
+    return tr.term(CUSTOM_RULES) if name == "custom" else name
 
 
 def capped_name(display_name: str) -> str:
@@ -124,9 +134,15 @@ def describe(event: Event, name_of: NameOf, tr: Translator) -> str | None:
             )
         case Playoff(player):
             return tr.text("⚔️ Tie! {name} plays a play-off turn", name=name_of(player))
+        case TimedOut(player, 0):  # a turn with a bank to make: made for them
+            return tr.text(
+                "⏰ {name} ran out of time: the turn total is banked for them", name=name_of(player)
+            )
         case TimedOut(player, strikes):
             return tr.text(
-                "⏰ {name} ran out of time ({count} in a row)", name=name_of(player), count=strikes
+                "⏰ {name} ran out of time: the turn ends like a Farkle ({count} in a row)",
+                name=name_of(player),
+                count=strikes,
             )
         case Removed(player):
             return tr.text("🚫 {name} was removed after three idle turns", name=name_of(player))

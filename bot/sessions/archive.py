@@ -5,19 +5,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from bot.engine import Action, Event, Game, Ruleset
-from bot.engine.events import Banked, Farkled, HotDice, TurnStarted
+from bot.engine import Action, Game, Ruleset
+from bot.engine.saved import JSON
 from bot.records import GameRecord, PlayerRecord
+from bot.sessions.numbers import numbers_of
 from bot.sessions.session import Session, engine_teams
 
 
-def replay(
+@dataclass(frozen=True)
+class Archived:
+    """An archived game's stored columns, read back as the engine's values."""
+
+    rules: Ruleset
+    players: list[str]
+    dice_start: dict[str, JSON]
+    actions: list[Action]
+    teams: list[int] | None
+
+
+def archived(
     rules_json: str, dice_start_json: str, actions_json: str, seats: Sequence[tuple[int, int | None]]
-) -> Game:
-    """The archived game, rebuilt move by move from its seats' (user id, team); its `events` tell all."""
+) -> Archived:
+    """What an archived game's columns say, with its seats' (user id, team)."""
     rules = Ruleset.model_validate_json(rules_json)
-    return Game.replay(
+    return Archived(
         rules,
         [str(user_id) for user_id, _ in seats],
         json.loads(dice_start_json),
@@ -26,20 +39,12 @@ def replay(
     )
 
 
-def _per_player(events: tuple[Event, ...], player: str) -> tuple[int, int, int, int, int]:
-    """Turns, points banked, best turn, Farkles and hot dice for one player, from the event log."""
-    turns = points = best = farkles = hot = 0
-    for event in events:
-        if isinstance(event, TurnStarted) and event.player == player:
-            turns += 1
-        elif isinstance(event, Banked) and event.player == player:
-            points += event.points
-            best = max(best, event.points)
-        elif isinstance(event, Farkled) and event.player == player:
-            farkles += 1
-        elif isinstance(event, HotDice) and event.player == player:
-            hot += 1
-    return turns, points, best, farkles, hot
+def replay(
+    rules_json: str, dice_start_json: str, actions_json: str, seats: Sequence[tuple[int, int | None]]
+) -> Game:
+    """The archived game, rebuilt move by move from its seats' (user id, team); its `events` tell all."""
+    game = archived(rules_json, dice_start_json, actions_json, seats)
+    return Game.replay(game.rules, game.players, game.dice_start, game.actions, game.teams)
 
 
 def record_of(session: Session) -> GameRecord | None:
@@ -54,7 +59,7 @@ def record_of(session: Session) -> GameRecord | None:
     events = game.events
     players = []
     for seat_index, seat in enumerate(session.seats):
-        turns, points, best, farkles, hot = _per_player(events, seat.player_id)
+        numbers = numbers_of(events, seat.player_id)
         players.append(
             PlayerRecord(
                 seat=seat_index,
@@ -65,11 +70,11 @@ def record_of(session: Session) -> GameRecord | None:
                 placement=placement.get(seat.player_id, len(session.seats)),
                 won=seat.player_id in result.winners,
                 final_bank=result.banks.get(seat.player_id, 0),
-                turns=turns,
-                points=points,
-                best_turn=best,
-                farkles=farkles,
-                hot_dice=hot,
+                turns=numbers.turns,
+                points=numbers.points,
+                best_turn=numbers.best_turn,
+                farkles=numbers.farkles,
+                hot_dice=numbers.hot_dice,
             )
         )
     return GameRecord(

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.clock import Clock
 from bot.engine import LEVELS, DiceSource, Event, Game, IllegalAction, Ruleset
-from bot.engine.events import TurnStarted
+from bot.engine.events import Removed, TimedOut, TurnStarted
 from bot.engine.messages import Listing, Message
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.outcome import Outcome
@@ -201,20 +201,16 @@ class GameCommands:
             return Outcome.refuse(Message("This game has ended."))
         if action in LOBBY_ACTIONS:
             if session.stage != "lobby":
-                return Outcome.refuse(Message("This lobby has already started."))
+                return Outcome.drawn_before(Message("This lobby has already started."), session.snapshot())
             return await self._lobby_press(session, user_id, name, action, arg)
         assert action in TURN_ACTIONS
         if session.stage != "playing" or session.game is None:
-            return Outcome.refuse(GAME_OVER)
+            return Outcome.drawn_before(GAME_OVER, session.snapshot())
         if seq != session.seq:
-            return Outcome.refuse(OUTDATED)
+            return Outcome.drawn_before(OUTDATED, session.snapshot())
         current = session.current_seat
         if current is None or current.user_id != user_id:
-            return Outcome.refuse(
-                Message("It's {name}'s turn.", name=current.name)
-                if current
-                else Message("It's nobody's turn.")
-            )
+            return Outcome.refuse(_not_yours(session, user_id, current))
         if current.computer is not None:
             return Outcome.refuse(Message("The computer is playing this turn."))
         return await self._turn_press(session, current, action, arg)
@@ -294,13 +290,41 @@ class GameCommands:
         return await self._uow.commit(session, events, turn_for=turn_for)
 
     async def expire(self, session: Session) -> Outcome | None:
-        """A deadline passed: a lobby closes, a player's turn is played out as a timeout."""
+        """A deadline passed: a lobby closes; a turn is played out for its player: the turn total is
+        banked when a bank is legal (the selection on the board if it banks, else the best keep), else
+        the turn ends like a Farkle (an idle turn, counted towards removal)."""
         if session.stage == "lobby":
             return await self.close(session, "expired")
-        current = session.current_seat
-        if current is None:
+        current, game = session.current_seat, session.game
+        if current is None or game is None:
             return None
-        return await self.apply(session, lambda game: game.timeout(current.player_id))
+        player = current.player_id
+        keep = _banking_keep(game, session.selection)
+        if keep is None:
+            return await self.apply(session, lambda g: g.timeout(player))
+        # Not an idle turn: no strike. The board reads "ran out of time" (0 in a row), then the bank.
+        return await self.apply(session, lambda g: [TimedOut(player, 0), *g.bank(player, keep)])
+
+
+def _banking_keep(game: Game, selection: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The keep a timed-out turn banks with: the player's selection if it banks, else the keep that
+    banks the most; None when no bank is legal."""
+    if game.preview(selection).can_bank:
+        return selection
+    banks = [action.keep for action in game.legal_actions() if action.kind == "bank"]
+    return max(banks, key=lambda keep: game.preview(keep).turn_total, default=None)
+
+
+def _not_yours(session: Session, user_id: int, current: Seat | None) -> Message:
+    """Why a turn button is not this member's to press: removed, gone, or someone else's turn."""
+    seat, game = session.seat(user_id), session.game
+    if seat is not None and game is not None and not _is_active(session, seat):
+        if any(isinstance(e, Removed) and e.player == seat.player_id for e in game.events):
+            return Message("You were removed from this game after three idle turns.")
+        return Message("You left this game.")
+    if current is None:
+        return Message("It's nobody's turn.")
+    return Message("It's {name}'s turn.", name=current.name)
 
 
 def _full(session: Session) -> Message:

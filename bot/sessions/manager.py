@@ -324,7 +324,7 @@ class SessionManager:
         if session.deadline is None or session.stage not in ("lobby", "playing"):
             self._alarms.cancel(session.channel_id)
             return
-        remind_at = session.deadline - session.table.turn_timeout / 2
+        remind_at = session.deadline - session.table.turn_timeout // 2  # whole seconds left, as it says
         current = session.current_seat
         reminder = (
             session.stage == "playing"

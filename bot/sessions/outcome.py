@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.engine import Advice, Event
+from bot.engine.events import GameOver, TurnStarted
 from bot.engine.master import WinAdvice
 from bot.engine.messages import Message
 from bot.records import GameRecord
@@ -22,11 +23,23 @@ class Outcome:
     reminder_for: int | None = None
     opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
     finished: GameRecord | None = None  # the game ended with this change: its record, as archived
+    # Pressed on a drawing older than the game (a board a crash left behind, say): `snapshot` is the game
+    # now, so a press on the game's own board is answered by redrawing it; elsewhere `refusal` is said.
+    outdated: bool = False
 
     @classmethod
     def refuse(cls, reason: Message, snapshot: Snapshot | None = None) -> Outcome:
         """Nothing changed, and why; with `snapshot`, the game as it really is (its board needs redrawing)."""
         return cls(snapshot=snapshot, refusal=reason)
+
+    @classmethod
+    def drawn_before(cls, reason: Message, snapshot: Snapshot) -> Outcome:
+        return cls(snapshot=snapshot, refusal=reason, outdated=True)
+
+    @property
+    def moved_turn(self) -> bool:
+        """The turn passed or the game ended with this change (a ping or reminder is now stale)."""
+        return any(isinstance(event, TurnStarted | GameOver) for event in self.events)
 
     def as_opened(self) -> Outcome:
         return replace(self, opened=True) if self.snapshot is not None else self

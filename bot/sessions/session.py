@@ -13,7 +13,10 @@ import orjson
 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.events import event_from_row, event_row
+from bot.engine.review import live_chances
+from bot.engine.winprob import tables_for
 from bot.records import SessionRow, StoredSession
+from bot.sessions.numbers import PlayerNumbers, numbers_of
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
@@ -41,6 +44,7 @@ class TableSettings:
     max_players: int = 8
     hints: bool = True
     language: str | None = None  # boards and results: a `LANGUAGES` code, None follows the server's locale
+    live_odds: bool = True  # two-player boards show both chances to win (README: why on)
 
 
 @dataclass
@@ -100,6 +104,8 @@ class Snapshot:
     board_message_id: int | None = None
     turn_timeout: int = 120
     language: str | None = None  # the server's language setting when the game was created
+    chances: tuple[tuple[int, float], ...] = ()  # live odds: (user id, chance to win), with `live_odds` on
+    numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -139,6 +145,9 @@ class Session:
     shown_version: int | None = None  # the version the board message last showed (kept in its own column)
     saved: str | None = field(default=None, repr=False, compare=False)  # the last committed dump()
     revision: int | None = field(default=None, compare=False)  # the stored row's, as last written or read
+    _odds: tuple[tuple[object, ...], tuple[tuple[int, float], ...]] | None = field(
+        default=None, repr=False, compare=False
+    )  # the live chances of the last moment drawn
 
     @property
     def max_players(self) -> int:
@@ -233,9 +242,24 @@ class Session:
                 farkle_chance(preview.dice_to_roll, self.rules) if preview and preview.dice_to_roll else None
             ),
             final_round=game.final_round,
+            chances=self._live_chances(game),
             winners=tuple(int(p) for p in result.winners) if result else (),
             placements=tuple(tuple(int(p) for p in group) for group in result.placements) if result else (),
+            numbers=tuple(numbers_of(game.events, seat.player_id) for seat in self.seats) if result else (),
         )
+
+    def _live_chances(self, game: Game) -> tuple[tuple[int, float], ...]:
+        """Both players' chances to win with `live_odds` on, solved once per roll (not per die toggle)."""
+        if not self.table.live_odds or game.phase == "over":
+            return ()
+        moment = (self.game_id, game.turn_number, game.turn_rolls, game.phase)
+        if self._odds is None or self._odds[0] != moment:
+            chances = live_chances(game, tables_for(game.rules)) or {}
+            self._odds = (moment, tuple((int(p), chances[p]) for p in sorted(chances, key=self._seat_order)))
+        return self._odds[1]
+
+    def _seat_order(self, player_id: str) -> int:
+        return next((i for i, seat in enumerate(self.seats) if seat.player_id == player_id), len(self.seats))
 
     def dump(self) -> str:
         """The whole session as JSON: what is committed after every accepted action (orjson: the

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.engine import Event
+from bot.engine.events import TurnStarted
 from bot.engine.messages import Message
 from bot.records import BoardMark, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
@@ -82,7 +83,7 @@ class UnitOfWork:
         """
         session.version += 1
         session.remember(events)
-        session.deadline = self._deadline(session)
+        session.deadline = self._deadline(session, events)
         finished = record_of(session) if session.stage != "closed" else None
         try:
             if session.stage == "closed":
@@ -145,9 +146,13 @@ class UnitOfWork:
         else:
             self._sessions.pop(session.channel_id, None)
 
-    def _deadline(self, session: Session) -> float | None:
+    def _deadline(self, session: Session, events: list[Event]) -> float | None:
+        """A lobby expires `lobby_timeout` after its last change; a turn has one clock for the whole turn,
+        started when it starts: moves and taps never extend it."""
         if session.stage == "lobby":
             return self._clock.now() + session.table.lobby_timeout
-        if session.stage == "playing":
+        if session.stage != "playing":
+            return None
+        if session.deadline is None or any(isinstance(event, TurnStarted) for event in events):
             return self._clock.now() + session.table.turn_timeout
-        return None
+        return session.deadline

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 
 from bot.storage.database import Database
 
-_COLUMNS = ("rules", "turn_timeout", "lobby_timeout", "hints", "threads", "language")
+_COLUMNS = ("rules", "turn_timeout", "lobby_timeout", "hints", "threads", "language", "live_odds")
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class ConfigRow:
     hints: bool | None = None
     threads: bool | None = None
     language: str | None = None
+    live_odds: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,10 @@ def _flag(value: object) -> bool | None:
 _LOAD = text(f"SELECT {', '.join(_COLUMNS)} FROM guild_config WHERE guild_id = :guild")
 _UPSERT = text(
     f"INSERT INTO guild_config (guild_id, {', '.join(_COLUMNS)}, updated_at)"
-    " VALUES (:guild, :rules, :turn_timeout, :lobby_timeout, :hints, :threads, :language, :at)"
+    " VALUES (:guild, :rules, :turn_timeout, :lobby_timeout, :hints, :threads, :language, :live_odds, :at)"
     " ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, turn_timeout = excluded.turn_timeout,"
     " lobby_timeout = excluded.lobby_timeout, hints = excluded.hints, threads = excluded.threads,"
-    " language = excluded.language, updated_at = excluded.updated_at"
+    " language = excluded.language, live_odds = excluded.live_odds, updated_at = excluded.updated_at"
 )
 _LOG = text(
     "INSERT INTO config_audit (guild_id, user_id, user_name, what, old_value, new_value, at)"
@@ -78,7 +79,7 @@ class SqlConfigStore:
         row = await self._db.read(lambda c: c.execute(_LOAD, {"guild": guild_id}).first())
         if row is None:
             return ConfigRow()
-        return ConfigRow(row[0], row[1], row[2], _flag(row[3]), _flag(row[4]), row[5])
+        return ConfigRow(row[0], row[1], row[2], _flag(row[3]), _flag(row[4]), row[5], _flag(row[6]))
 
     async def save(self, guild_id: int, row: ConfigRow, entry: AuditEntry) -> None:
         """Replace the server's overrides and log the change, both or neither."""
@@ -135,7 +136,10 @@ def _delete_named(
 
 def _upsert(connection: Connection, guild_id: int, row: ConfigRow, at: float) -> None:
     values = {column: getattr(row, column) for column in _COLUMNS}
-    flags = {flag: None if values[flag] is None else int(values[flag]) for flag in ("hints", "threads")}
+    flags = {
+        flag: None if values[flag] is None else int(values[flag])
+        for flag in ("hints", "threads", "live_odds")
+    }
     connection.execute(_UPSERT, {"guild": guild_id, **values, **flags, "at": at})
 
 

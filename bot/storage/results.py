@@ -22,7 +22,7 @@ from bot.records import (
     Rating,
     StatsRow,
 )
-from bot.storage import achievements, daily, recent
+from bot.storage import achievements, daily, recent, reviews
 
 FORGOTTEN = "Forgotten player"
 
@@ -197,6 +197,10 @@ def leaderboard(
 
     The 30-day totals must be fresh (`recent.refresh`) before a 30-day page is read.
     """
+    if metric == "accuracy":
+        return reviews.leaderboard(
+            connection, guild_id, period, offset=offset, limit=limit, min_games=min_games
+        )
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "min_games": _min_games(metric, min_games)}
     rows = connection.execute(
@@ -224,6 +228,8 @@ def rank_of(
     min_games: int = 1,
 ) -> Ranked | None:
     """The member's own line: their rank is one more than the members strictly ahead of them."""
+    if metric == "accuracy":
+        return reviews.rank_of(connection, guild_id, user_id, period, min_games=min_games)
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "user": user_id, "min_games": _min_games(metric, min_games)}
     mine = (
@@ -298,11 +304,15 @@ class ArchivedGame:
     dice_start_json: str
     actions_json: str
     seats: tuple[tuple[int, str, int | None], ...]  # user id, name, team
+    ended_at: float = 0.0
 
 
 def archived_game(connection: Connection, guild_id: int, game_id: str) -> ArchivedGame | None:
     game = connection.execute(
-        text("SELECT rules, dice_start, actions FROM games WHERE guild_id = :guild AND game_id = :game"),
+        text(
+            "SELECT rules, dice_start, actions, ended_at FROM games"
+            " WHERE guild_id = :guild AND game_id = :game"
+        ),
         {"guild": guild_id, "game": game_id},
     ).first()
     if game is None:
@@ -311,7 +321,8 @@ def archived_game(connection: Connection, guild_id: int, game_id: str) -> Archiv
         text("SELECT user_id, name, team FROM game_players WHERE game_id = :game ORDER BY seat"),
         {"game": game_id},
     ).all()
-    return ArchivedGame(game[0], game[1], game[2], tuple((int(s[0]), s[1], s[2]) for s in seats))
+    seated = tuple((int(s[0]), s[1], s[2]) for s in seats)
+    return ArchivedGame(game[0], game[1], game[2], seated, float(game[3]))
 
 
 def forget_member(connection: Connection, user_id: int) -> None:

@@ -20,10 +20,75 @@ SIX_ONES = (1, 1, 1, 1, 1, 1)
 FARKLE = (2, 3, 4, 6, 2, 3)  # scores nothing under any preset
 
 
+def parts(message: discord.Message) -> list[Any]:
+    """Every component of a message, nested ones included (a V2 card: container, sections, rows)."""
+    found: list[Any] = []
+
+    def walk(items: list[Any]) -> None:
+        for item in items:
+            found.append(item)
+            walk(list(getattr(item, "children", [])))
+            accessory = getattr(item, "accessory", None)
+            if accessory is not None:
+                walk([accessory])
+
+    walk(list(message.components))
+    return found
+
+
+def texts(message: discord.Message) -> list[str]:
+    """The text displays of a V2 card, in reading order."""
+    return [part.content for part in parts(message) if isinstance(part, discord.TextDisplay)]
+
+
+def title(message: discord.Message) -> str:
+    """The card's title (its first line, a `###` heading), or an old embed's."""
+    if message.embeds:
+        return message.embeds[0].title or ""
+    shown = texts(message)
+    return shown[0].splitlines()[0].removeprefix("### ") if shown else ""
+
+
+def description(message: discord.Message) -> str:
+    """What the card says under its title, and who is to play (the old embed's description)."""
+    if message.embeds:
+        return message.embeds[0].description or ""
+    shown = texts(message)
+    lines = shown[0].splitlines()[1:] if shown else []
+    turn = [text for text in shown if "turn total" in text or "Nobody's turn" in text]
+    return "\n".join([line for line in lines if not line.startswith("-# ")] + turn)
+
+
+HEADING = re.compile(r"^\*\*([^*]+)\*\*$")
+
+
+def fields(message: discord.Message) -> dict[str, str]:
+    """The card's blocks by their bold heading line ("Standings", "Roll", ...), as embed fields were."""
+    if message.embeds:
+        return {f.name or "": f.value or "" for f in message.embeds[0].fields}
+    found: dict[str, str] = {}
+    for shown in texts(message):
+        name: str | None = None
+        for line in shown.splitlines():
+            match = HEADING.match(line)
+            if match:
+                name = match[1]
+                found[name] = ""
+            elif name is not None and line:
+                found[name] = f"{found[name]}\n{line}" if found[name] else line
+            elif not line:
+                name = None
+    return found
+
+
+def is_board(message: discord.Message) -> bool:
+    return title(message).startswith(("🎲 Farkle", "🏆"))
+
+
 def board_message(channel: simcord.ChannelHandle) -> discord.Message:
     """The newest lobby, board or results message: what a player scrolls to."""
     for message in reversed(channel.history()):
-        if message.embeds and (message.embeds[0].title or "").startswith(("🎲 Farkle", "🏆")):
+        if is_board(message):
             return message
     raise AssertionError("no Farkle board in the channel")
 
@@ -31,11 +96,13 @@ def board_message(channel: simcord.ChannelHandle) -> discord.Message:
 def buttons(message: discord.Message) -> dict[str, discord.Button]:
     """Buttons by custom id tail ("roll", "bank", "join", ...); die N is "die:N" (it picks or drops)."""
     found: dict[str, discord.Button] = {}
-    for row in message.components:
-        for item in getattr(row, "children", []):
-            if isinstance(item, discord.Button) and item.custom_id:
-                action = item.custom_id.split(":", 3)[3]
-                found[re.sub(r"^(pick|drop):", "die:", action)] = item
+    for item in parts(message):
+        if isinstance(item, discord.Button) and item.custom_id:
+            if not item.custom_id.startswith("farkle:"):  # the results' Review ("farkle-review")
+                found[item.custom_id.split(":")[0]] = item
+                continue
+            action = item.custom_id.split(":", 3)[3]
+            found[re.sub(r"^(pick|drop):", "die:", action)] = item
     return found
 
 
@@ -74,8 +141,7 @@ async def keep(member: simcord.MemberActor, channel: simcord.ChannelHandle, *pos
 
 
 def field(message: discord.Message, name: str) -> str:
-    embed = message.embeds[0]
-    return next(f.value or "" for f in embed.fields if f.name == name)
+    return fields(message)[name]
 
 
 def pings(channel: simcord.ChannelHandle) -> list[str]:
@@ -121,19 +187,10 @@ async def open_game(
     await act(host, channel, "start")
 
 
-def description(message: discord.Message) -> str:
-    return message.embeds[0].description or ""
-
-
-def title(message: discord.Message) -> str:
-    return message.embeds[0].title or ""
-
-
 def latest(channel: simcord.ChannelHandle) -> str:
     """The board's last few events ("Latest" while playing, "Last moves" on the results)."""
-    message = board_message(channel)
-    names = {f.name for f in message.embeds[0].fields}
-    return field(message, "Latest" if "Latest" in names else "Last moves")
+    shown = fields(board_message(channel))
+    return shown["Latest"] if "Latest" in shown else shown["Last moves"]
 
 
 def disabled(message: discord.Message) -> set[str]:
@@ -181,11 +238,14 @@ def assert_within_discord_limits(message: discord.Message) -> None:
         for each in embed.fields:
             assert len(each.name or "") <= 256 and len(each.value or "") <= 1024, (each.name, each.value)
         assert len(embed) <= 6000, embed.to_dict()
-    assert len(message.components) <= 5, "at most five rows"
-    for row in message.components:
-        children = getattr(row, "children", [])
-        assert len(children) <= 5, "at most five buttons a row"
-        for item in children:
-            if isinstance(item, discord.Button):
-                assert len(item.label or "") <= 80, item.label
-                assert item.custom_id is None or len(item.custom_id) <= 100, item.custom_id
+    if message.flags.components_v2:
+        assert len(parts(message)) <= 40, "at most 40 components in a V2 message"
+        assert sum(len(text) for text in texts(message)) <= 4000, "at most 4,000 characters of text"
+    else:
+        assert len(message.components) <= 5, "at most five rows"
+    for item in parts(message):
+        if isinstance(item, discord.ActionRow):
+            assert len(item.children) <= 5, "at most five buttons a row"
+        if isinstance(item, discord.Button):
+            assert len(item.label or "") <= 80, item.label
+            assert item.custom_id is None or len(item.custom_id) <= 100, item.custom_id

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import simcord
 
+from bot.sessions.manager import SessionManager
 from cogs.board import SAVED_NOT_SHOWN, UNREADABLE
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
@@ -22,11 +24,14 @@ from tests.cogs.play import (
     description,
     die_face,
     execute,
+    field,
+    fields,
     keep,
     open_game,
     pings,
     press,
     query,
+    read_dice,
     restart,
 )
 
@@ -129,3 +134,31 @@ async def test_a_damaged_saved_game_is_left_aside_and_the_others_come_back(
     await act(table.ana, other, "roll")  # the good game plays on
     result = await table.ana.slash(table.channel, "farkle new")  # and the damaged channel takes a new one
     assert not result.ephemeral
+
+
+async def test_no_first_press_is_refused_after_ten_hard_kills(
+    table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each time a roll is committed but never drawn (the process dies before its edit), and the
+    catch-up has not reached the board yet (at scale it takes minutes): the first press on that board
+    is answered by redrawing it, never with "out of date"."""
+
+    # The catch-up is never started (cogs are loaded afresh by each bot, so the manager is patched).
+    monkeypatch.setattr(SessionManager, "on_restore", lambda manager, listener: None)
+    dice.script(ROLL_OFF, *[SIX_ONES] * 10)
+    await open_game(table.channel, table.ana, table.ben)
+    refused = 0
+    for kill in range(10):
+        player = (table.ana, table.ben)[kill % 2]
+        board = board_message(table.channel)
+        table.env.inject_error("POST", "/interactions/*/callback", times=2)
+        table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{board.id}", status=403)
+        await press(player, table.channel, "roll")
+        assert "Roll" not in fields(board_message(table.channel)), "the roll was never drawn"
+        await restart(env, make_bot)
+        first = await press(player, table.channel, "roll")
+        refused += first.ephemeral
+        assert read_dice(field(board_message(table.channel), "Roll")).startswith("1 1 1 1 1 1")
+        await keep(player, table.channel, 0, 1, 2)
+        await act(player, table.channel, "bank")
+    assert refused == 0

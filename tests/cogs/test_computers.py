@@ -4,7 +4,17 @@ import simcord
 
 from bot.engine import strategy_for
 from tests.cogs.conftest import Dice, Table
-from tests.cogs.play import act, board_message, buttons, field, press, read_dice, refused
+from tests.cogs.play import (
+    act,
+    board_message,
+    buttons,
+    description,
+    field,
+    press,
+    read_dice,
+    refused,
+    title,
+)
 
 
 def the_game(env: simcord.Env, channel: simcord.ChannelHandle):
@@ -23,20 +33,27 @@ async def test_one_human_and_two_computers_play_to_the_end(table: Table) -> None
     expert = strategy_for("expert", the_game(env, channel).rules)
     for _ in range(400):
         board = board_message(channel)
-        if board.embeds[0].title.startswith("🏆"):
+        if title(board).startswith("🏆"):
             break
-        assert "ana's turn" in board.embeds[0].description, "computers must finish their turns by themselves"
+        assert "ana's turn" in description(board), "computers must finish their turns by themselves"
         action = expert.choose(the_game(env, channel))
         for position in action.keep:
             await act(ana, channel, f"die:{position}")
         await act(ana, channel, action.kind)
     results = board_message(channel)
-    assert results.embeds[0].title.startswith("🏆")
+    assert title(results).startswith("🏆")
     standings = field(results, "Final standings")
     assert all(name in standings for name in ("ana", "Computer 1 (expert)", "Computer 2 (easy)"))
     assert "rematch" in buttons(results)
-    pinged = [m.content for m in channel.history() if "it's your turn" in m.content]
+    pinged = [
+        r.json["content"]
+        for r in env.http_requests
+        if r.method == "POST"
+        and r.path.endswith("/messages")
+        and "it's your turn" in (r.json or {}).get("content", "")
+    ]
     assert pinged and all(ana.mention in ping for ping in pinged), "only the human is ever pinged"
+    assert not [m for m in channel.history() if "it's your turn" in m.content], "pings go when turns move on"
 
 
 async def test_only_the_host_adds_computers(table: Table) -> None:

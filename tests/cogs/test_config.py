@@ -13,7 +13,13 @@ from bot.config import SETTINGS
 from bot.engine import OPTIONS, Ruleset
 from cogs.threads import NO_THREAD
 from tests.cogs.conftest import Table
-from tests.cogs.play import act, board_message, open_game, title
+from tests.cogs.play import (
+    act,
+    board_message,
+    description,
+    open_game,
+    title,
+)
 
 # A valid value for every rule, after the steps it needs (from classic), each visible in the summary.
 RULE_STEPS: dict[str, list[tuple[str, str]]] = {
@@ -136,8 +142,9 @@ async def test_every_server_setting_is_settable_shown_and_used_by_the_next_game(
         assert snapshot.hints is False
 
 
-def test_threads_and_language_are_the_only_settings_tested_elsewhere() -> None:
-    assert set(SETTINGS) == {"turn_timeout", "lobby_timeout", "hints", "threads", "language"}
+def test_threads_language_and_live_odds_are_the_only_settings_tested_elsewhere() -> None:
+    """live_odds: tests/cogs/test_review.py."""
+    assert set(SETTINGS) == {"turn_timeout", "lobby_timeout", "hints", "threads", "language", "live_odds"}
 
 
 @pytest.mark.parametrize(
@@ -188,8 +195,8 @@ async def test_a_running_game_keeps_its_rules(table: Table, admin: simcord.Membe
 async def test_named_rulesets(table: Table, admin: simcord.MemberActor) -> None:
     await configure(admin, table.channel, "target", "5000")
     saved = await admin.slash(table.channel, "farkle-config save", name="friday-night")
-    assert (
-        saved.response is not None and "saved ruleset: friday-night" in saved.response.embeds[0].description
+    assert saved.response is not None and "saved ruleset: friday-night" in (
+        saved.response.embeds[0].description or ""
     )
     await admin.slash(table.channel, "farkle-config preset", name="family")
     offered = await table.ana.autocomplete(table.channel, "farkle new", "rules", "")
@@ -294,7 +301,7 @@ async def test_games_in_threads(table: Table, admin: simcord.MemberActor) -> Non
     await act(table.ana, thread, "start")
     snapshot = table.env.bot.sessions.snapshot(thread.id)
     assert snapshot is not None and snapshot.stage == "playing" and len(snapshot.seats) == 2
-    assert "turn" in (board_message(thread).embeds[0].description or "")
+    assert "turn" in description(board_message(thread))
     assert table.channel.history()[-1].content == result.response.content  # the channel stays quiet
     # A second game gets its own thread while the first one runs.
     await table.cy.slash(table.channel, "farkle new")

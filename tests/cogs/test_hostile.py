@@ -8,6 +8,7 @@ import pytest
 import simcord
 
 from bot.errors import NOT_IN_DMS
+from tests.cogs import play
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import dm_slash, forged_component
 from tests.cogs.play import FARKLE, ROLL_OFF, SIX_ONES, act, big_turn, board_message, field, open_game, title
@@ -19,6 +20,7 @@ LONG = "x" * 6000  # the longest text a slash command option can carry
     ("command", "options", "starts"),
     [
         ("farkle replay", {"game": LONG}, "No finished game `xxx"),
+        ("farkle review", {"game": LONG}, "No finished game `xxx"),
         ("farkle new", {"rules": LONG}, "Unknown rules “xxx"),
         ("farkle-config delete", {"name": LONG}, "There is no saved ruleset called “xxx"),
         ("farkle-config default", {"name": LONG}, "There is no ruleset called “xxx"),
@@ -46,6 +48,11 @@ async def test_huge_display_names_are_cut_wherever_they_are_drawn(table: Table, 
     await act(guest, table.channel, "roll")
     shown = title(board_message(table.channel))
     assert shown.startswith("🏆 AAAA") and shown.endswith("… wins!") and len(shown) < 100
+    results = board_message(table.channel)
+    reviewed = await guest.click(results, custom_id=play.buttons(results)["farkle-review"].custom_id)
+    assert reviewed.response is not None and reviewed.response.embeds
+    play.assert_within_discord_limits(reviewed.response.message)
+    assert (reviewed.response.embeds[0].fields[0].name or "").endswith("…")
 
     for command in ("farkle leaderboard", "farkle history", "farkle stats"):
         result = await guest.slash(table.channel, command)

@@ -19,10 +19,16 @@ from tests.cogs.play import (
     assert_within_discord_limits,
     big_turn,
     board_message,
+    fields,
     keep_all,
     labels,
+    parts,
     press,
     refused,
+    title,
+)
+from tests.cogs.play import (
+    texts as card_texts,
 )
 
 
@@ -78,10 +84,8 @@ def texts(message: discord.Message) -> list[str]:
     for embed in message.embeds:
         found += [embed.title or "", embed.description or "", embed.footer.text or ""]
         found += [text for field in embed.fields for text in (field.name or "", field.value or "")]
-    for row in message.components:
-        found += [
-            item.label or "" for item in getattr(row, "children", []) if isinstance(item, discord.Button)
-        ]
+    found += card_texts(message)
+    found += [item.label or "" for item in parts(message) if isinstance(item, discord.Button)]
     return found
 
 
@@ -103,12 +107,12 @@ async def test_a_whole_game_in_the_servers_language(
 
     await table.ana.slash(channel, "farkle new", rules="classic")
     lobby = board_message(channel)
-    assert lobby.embeds[0].fields[0].name.startswith(words.players)
+    assert any(name.startswith(words.players) for name in fields(lobby))
     assert labels(lobby)["join"] == words.join
     await act(table.ben, channel, "join")
     await act(table.ana, channel, "start")
     board = board_message(channel)
-    assert any(field.name == words.standings for field in board.embeds[0].fields)
+    assert words.standings in fields(board)
     await act(table.ana, channel, "roll")
     hint = await press(table.ana, channel, "hint")
     assert hint.ephemeral and hint.response is not None and hint.response.content.startswith("💡")
@@ -126,14 +130,15 @@ async def test_a_whole_game_in_the_servers_language(
     await act(table.ben, channel, "roll")  # the last turn Farkles
 
     results = board_message(channel)
-    assert results.embeds[0].title == words.winner
-    standings = next(f.value for f in results.embeds[0].fields if f.name == words.final_standings)
+    assert title(results) == words.winner
+    standings = fields(results)[words.final_standings]
     assert f"ana · {words.total}" in (standings or "")
     assert labels(results)["rematch"] == words.rematch
     rules = await table.ana.slash(channel, "farkle rules")
     assert rules.ephemeral and rules.response is not None
     assert rules.response.embeds[0].fields[0].name == words.scoring
-    assert any(words.your_turn in message.content for message in channel.history())
+    posted = [(r.json or {}).get("content") or "" for r in table.env.http_requests if r.method == "POST"]
+    assert any(words.your_turn in content for content in posted), "pinged (the ping went with the turn)"
     leaderboard = await table.ben.slash(channel, "farkle leaderboard", metric="wins")
     assert not leaderboard.ephemeral, "posted for the channel: in the server's language"
     assert leaderboard.response is not None
@@ -173,9 +178,7 @@ async def test_auto_follows_the_servers_own_locale(env: simcord.Env, locales: di
     assert labels(board_message(channel))["join"] == "Unirse", "no language set: the server's locale"
     await act(host, channel, "cpu:easy")
     lobby = board_message(channel)
-    assert "• Ordenador 1 (fácil)" in (lobby.embeds[0].fields[0].value or ""), (
-        "computers are named in Spanish too"
-    )
+    assert "• Ordenador 1 (fácil)" in "\n".join(fields(lobby).values()), "computers are named in Spanish too"
 
 
 async def test_the_language_setting_is_autocompleted_checked_and_shown(

@@ -30,6 +30,7 @@ from tests.cogs.play import (
     execute,
     farkle,
     field,
+    is_board,
     keep_all,
     labels,
     latest,
@@ -102,7 +103,9 @@ async def test_restart_mid_turn_then_finish_on_the_old_board(
     assert board.id == before.id, "the whole game was played on the board posted before the restart"
     assert title(board) == "🏆 ana wins!"
     assert field(board, "Final standings").splitlines() == ["**1.** ana · 10,000", "**2.** ben · 0"]
-    assert [m for m in table.channel.history() if m.embeds and m.id not in messages] == [], "no second board"
+    assert [m for m in table.channel.history() if is_board(m) and m.id not in messages] == [], (
+        "no second board"
+    )
     assert await recorded(env) == (1, 2)
 
 
@@ -186,7 +189,7 @@ async def test_a_turn_timer_that_expired_while_the_bot_was_down_fires_at_start_u
     await restart(env, make_bot)
 
     assert "ben's turn" in description(board_message(table.channel))
-    assert "⏰ ana ran out of time (1 in a row)" in latest(table.channel)
+    assert "⏰ ana ran out of time: the turn ends like a Farkle (1 in a row)" in latest(table.channel)
     new = [m.content for m in table.channel.history() if m.id not in before]
     assert new == [f"<@{table.ben.id}> 🎲 it's your turn!"], "no reminder for a turn already over"
     # ben's fresh turn has the full time again.
@@ -266,7 +269,7 @@ def newest_page(channel: simcord.ChannelHandle) -> discord.Message:
 
 
 def lines(message: discord.Message) -> list[str]:
-    return (message.embeds[0].description or "").splitlines()
+    return description(message).splitlines()
 
 
 def paging(message: discord.Message) -> list[tuple[str, bool]]:
@@ -377,8 +380,9 @@ async def test_history_and_replay(table: Table, dice: Dice) -> None:
     turns = text.strip("`\n").splitlines()
     assert turns[0] == "🎲 ana won the roll-off (6, 2) and starts"
     assert turns[1].startswith(
-        "1. ana: rolled ⚀⚀⚀⚀⚀⚀ kept ⚀⚀⚀⚀⚀⚀ (+2000) → | 🔥 ana has hot dice! rolled ⚀⚀⚀⚀⚀⚀"
-    )
+        "1. ana: rolled ⚀⚀⚀⚀⚀⚀ [✓] kept ⚀⚀⚀⚀⚀⚀ (+2,000) → | 🔥 ana has hot dice! "
+        "rolled ⚀⚀⚀⚀⚀⚀ [−0.1% chance to win] kept ⚀⚀⚀⚀⚀⚀ (+2,000) →"
+    ), "each decision is marked with its cost (the classic tables ship): the best move with ✓"
     assert "ana banked 10,000" in turns[1]
     assert turns[2] == "2. ben: rolled ⚁⚂⚃⚅⚁⚂ | 💥 ben farkled | 🏆 Game over"
     assert len(turns) == 3

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 import simcord
@@ -18,6 +20,7 @@ from tests.cogs.play import (
     buttons,
     description,
     field,
+    fields,
     keep,
     latest,
     open_game,
@@ -25,13 +28,14 @@ from tests.cogs.play import (
     press,
     read_dice,
     refused,
+    texts,
     title,
 )
 
 
 def players(channel: simcord.ChannelHandle) -> list[str]:
     message = board_message(channel)
-    name = next(f.name for f in message.embeds[0].fields if (f.name or "").startswith("Players"))
+    name = next(name for name in fields(message) if name.startswith("Players"))
     return field(message, name).splitlines()
 
 
@@ -139,19 +143,34 @@ async def test_a_turn_reminds_at_half_time_and_times_out(table: Table, dice: Dic
     await env.advance_time(60)
     board = board_message(table.channel)
     assert "ben's turn" in description(board)
-    assert "⏰ ana ran out of time (1 in a row)" in latest(table.channel)
+    assert "⏰ ana ran out of time: the turn ends like a Farkle (1 in a row)" in latest(table.channel)
     assert pings(table.channel) == [f"<@{table.ben.id}> 🎲 it's your turn!"]
+    assert not [m for m in table.channel.history() if "⏳" in m.content], "the reminder went with the turn"
 
 
-async def test_pressing_restarts_the_turn_timer(table: Table, dice: Dice, env: simcord.Env) -> None:
+async def test_tapping_never_extends_the_turn_and_a_timeout_banks_what_can_be_banked(
+    table: Table, dice: Dice, env: simcord.Env, admin: simcord.MemberActor
+) -> None:
+    result = await admin.slash(table.channel, "farkle-config set", option="turn_timeout", value="15")
+    assert result.ephemeral
     dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
     await open_game(table.channel, table.ana, table.ben)
-    await env.advance_time(100)
     await act(table.ana, table.channel, "roll")
-    await env.advance_time(100)
-    assert "ana's turn" in description(board_message(table.channel))
-    await env.advance_time(20)
+    countdown = re.search(r"⏱️ <t:\d+:R>", description(board_message(table.channel)))
+    assert countdown is not None
+    for die in (0, 3):  # a tap every 3 s, then idle
+        await env.advance_time(3)
+        await act(table.ana, table.channel, f"die:{die}")
+        assert countdown[0] in description(board_message(table.channel)), "the countdown never moves"
+    await env.advance_time(2)  # 8 s in: 7 s are left
+    assert table.channel.history()[-1].content == f"<@{table.ana.id}> ⏳ 7 seconds left on your turn!"
+    await env.advance_time(7)
     assert "ben's turn" in description(board_message(table.channel))
+    moves = latest(table.channel)
+    assert "⏰ ana ran out of time: the turn total is banked for them" in moves
+    assert "🏦 ana banked 100 (now 100)" in moves, "the selection (1 and 4) doesn't score: the 1 is banked"
+    assert not [m for m in table.channel.history() if "⏳" in m.content], "the reminder went with the turn"
+    assert pings(table.channel) == [f"<@{table.ben.id}> 🎲 it's your turn!"]
 
 
 async def test_three_idle_turns_remove_a_player_and_end_a_two_player_game(
@@ -161,12 +180,12 @@ async def test_three_idle_turns_remove_a_player_and_end_a_two_player_game(
     await open_game(table.channel, table.ana, table.ben)
     for _ in range(4):  # ana, ben, ana, ben
         await env.advance_time(120)
-    assert "⏰ ben ran out of time (2 in a row)" in latest(table.channel)
+    assert "⏰ ben ran out of time: the turn ends like a Farkle (2 in a row)" in latest(table.channel)
     await env.advance_time(120)  # ana's third
     board = board_message(table.channel)
     assert title(board) == "🏆 ben wins!"
     assert "🚫 ana was removed after three idle turns" in latest(table.channel)
-    assert list(buttons(board)) == ["rematch"]
+    assert list(buttons(board)) == ["farkle-review", "rematch"]
 
 
 # ---------------------------------------------------------------------- ending and leaving
@@ -245,7 +264,7 @@ async def test_rematch_needs_every_player_and_rolls_off_again(table: Table, dice
     result = await table.ben.click(results, custom_id=buttons(results)["rematch"].custom_id)
     assert not (result.response and result.response.content.startswith("Something"))
     assert players(table.channel) == ["👑 ana", "• ben"]
-    lobbies = [m for m in table.channel.history() if m.embeds and "lobby" in title(m)]
+    lobbies = [m for m in table.channel.history() if "lobby" in title(m)]
     assert len(lobbies) == 1, "ben's press joins the rematch lobby instead of posting another one"
 
     await act(table.ana, table.channel, "start")
@@ -261,11 +280,43 @@ async def test_rematch_pressed_by_both_players_at_once_posts_one_lobby(table: Ta
     results = board_message(table.channel)
     rematch = buttons(results)["rematch"].custom_id
     answers = await press_together(table.env, [(table.ana, results, rematch), (table.ben, results, rematch)])
-    lobbies = [m for m in table.channel.history() if m.embeds and "lobby" in title(m)]
+    lobbies = [m for m in table.channel.history() if "lobby" in title(m)]
     assert len(lobbies) == 1, "one game, one lobby message"
     assert sorted(players(table.channel)) == ["• ben", "👑 ana"]
     assert [a.ephemeral for a in answers] == [False, True]  # ana posted it, ben is told privately
     assert answers[1].response is not None and answers[1].response.content == "Done: the board is updated."
+
+
+async def test_a_press_on_a_new_lobby_before_a_second_fetch_would_return_posts_no_second_lobby(
+    table: Table, env: simcord.Env
+) -> None:
+    """The lobby's message id comes with the answer that posts it: no second request (here it would
+    fail, as if it had not returned yet) stands between the lobby and a quick Join."""
+    env.inject_error("GET", "/webhooks/*/messages/@original", times=None)
+    await table.ana.slash(table.channel, "farkle new")
+    await act(table.ben, table.channel, "join")
+    lobbies = [m for m in table.channel.history() if "lobby" in title(m)]
+    assert len(lobbies) == 1 and players(table.channel) == ["👑 ana", "• ben"]
+
+
+async def test_a_press_just_after_the_board_was_deleted_counts_and_gets_a_new_board(
+    table: Table, dice: Dice, env: simcord.Env
+) -> None:
+    dice.script(ROLL_OFF, (1, 2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    gone = {"status": 404, "code": 10008, "message": "Unknown Message"}
+    env.inject_error("POST", "/interactions/*/callback", **gone)  # Discord's answer to editing it
+    env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{board.id}", **gone)
+    result = await press(table.ana, table.channel, "roll")
+    assert result.ephemeral and result.response is not None
+    assert (
+        result.response.content
+        == "Your move counts. The board had been deleted, so I posted a new one below."
+    )
+    new = board_message(table.channel)
+    assert new.id != board.id and read_dice(field(new, "Roll")).startswith("1 2 3 4 6 6")
+    await act(table.ana, table.channel, "die:0")  # the new board plays on
 
 
 # ---------------------------------------------------------------------- other commands
@@ -284,7 +335,7 @@ async def test_board_is_posted_again_at_the_bottom(table: Table, dice: Dice) -> 
     assert new.id != old.id and table.channel.history()[-1].id == new.id
     assert field(new, "Roll") == field(old, "Roll")
     old_now = next(m for m in table.channel.history() if m.id == old.id)
-    assert old_now.embeds[0].description == "The board moved down ⬇️" and buttons(old_now) == {}
+    assert texts(old_now) == ["The board moved down ⬇️"] and buttons(old_now) == {}
     await keep(table.ana, table.channel, 0)  # the new board plays on
     assert field(board_message(table.channel), "Roll").endswith("✅ ⬛ ⬛ ⬛ ⬛ ⬛")
 
@@ -341,3 +392,33 @@ async def test_two_channels_play_at_once(table: Table, dice: Dice) -> None:
     assert "banked" not in latest(table.channel)
     assert pings(table.channel) == [f"<@{table.ana.id}> 🎲 it's your turn!"]
     assert pings(other) == [f"<@{table.cy.id}> 🎲 it's your turn!"]
+
+
+async def test_a_removed_players_press_says_so_and_the_results_mark_them_out(
+    table: Table, dice: Dice, env: simcord.Env
+) -> None:
+    dice.script((6, 2, 1), *[SIX_ONES] * 5, FARKLE)
+    await open_game(table.channel, table.ana, table.ben, table.cy)
+    for _ in range(7):  # ana, ben, cy idle twice; ana a third time
+        await env.advance_time(120)
+    assert "🚫 ana was removed after three idle turns" in latest(table.channel)
+    assert (
+        await refused(table.ana, table.channel, "roll")
+        == "You were removed from this game after three idle turns."
+    )
+    await big_turn(table.ben, table.channel, 5)
+    await act(table.cy, table.channel, "roll")  # cy's last turn farkles
+    standings = field(board_message(table.channel), "Final standings").splitlines()
+    assert standings[-1] == "**3.** ana (out) · 0", standings
+
+
+async def test_help_lists_every_command(table: Table, env: simcord.Env) -> None:
+    result = await table.ana.slash(table.channel, "farkle help")
+    assert result.response is not None
+    shown = "\n".join(field.value or "" for field in result.response.embeds[0].fields)
+    commands = [
+        f"/{command.qualified_name}"
+        for command in env.bot.tree.walk_commands()
+        if not isinstance(command, discord.app_commands.Group)
+    ]
+    assert len(commands) >= 20 and [name for name in commands if f"`{name}`" not in shown] == []

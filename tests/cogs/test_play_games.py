@@ -40,7 +40,7 @@ def standings(table: Table) -> list[str]:
 
 def assert_results_board(table: Table) -> None:
     board = board_message(table.channel)
-    assert list(buttons(board)) == ["rematch"], "only Rematch is left on a finished game"
+    assert list(buttons(board)) == ["farkle-review", "rematch"], "Review and Rematch on a finished game"
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -7,9 +7,11 @@ taps come from a drawing the bot has already replaced. Ids must therefore stay p
 
 from __future__ import annotations
 
+import discord
 import pytest
 import simcord
 
+from bot.render.components import DrawnView
 from bot.sessions.commands import OUTDATED
 from cogs.board import SAVED_NOT_SHOWN
 from tests.cogs.conftest import Dice, Table
@@ -18,6 +20,8 @@ from tests.cogs.play import (
     act,
     board_message,
     buttons,
+    description,
+    farkle,
     field,
     open_game,
     read_dice,
@@ -76,12 +80,13 @@ async def test_roll_from_a_drawing_older_than_the_last_toggles(table: Table, dic
     assert not result.ephemeral, result.response and result.response.content
     board = board_message(table.channel)
     assert read_dice(field(board, "Roll")).startswith("2 2 2 6"), "both 1s were kept: four dice rolled"
-    assert "turn total **200**" in (board.embeds[0].description or "")
+    assert "turn total **200**" in description(board)
 
 
-async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dice) -> None:
+async def test_a_press_from_the_previous_roll_redraws_the_board(table: Table, dice: Dice) -> None:
     """The board is kept on its old drawing by failing the answer to Roll and its redraw: the player is
-    told privately that the roll counts, and a die of the old roll is refused, never applied."""
+    told privately that the roll counts, and a die of the old roll is never applied: the answer to it
+    is the board as it is now."""
     await rolled(table, dice, (2, 3, 4, 6, 2))  # the second roll Farkles
     drawing = board_message(table.channel)
     ids = buttons(drawing)
@@ -92,9 +97,22 @@ async def test_a_press_from_the_previous_roll_is_refused(table: Table, dice: Dic
     assert roll.ephemeral and roll.response is not None and roll.response.content == SAVED_NOT_SHOWN
 
     late = await table.ana.click(drawing, custom_id=ids["die:4"].custom_id)
-    assert late.ephemeral and late.response is not None and late.response.content == str(OUTDATED)
+    assert not late.ephemeral and late.response is not None and late.response.id == drawing.id
+    assert "ben's turn" in description(board_message(table.channel))
+
+
+async def test_a_press_on_an_old_copy_of_the_board_is_out_of_date(table: Table, dice: Dice) -> None:
+    """`/farkle board` posts a new copy and retiring the old one fails: a press from an older roll on
+    that copy is refused as out of date (it is not the game's board any more)."""
+    await rolled(table, dice, (2, 2, 2, 6, 5))
+    old = board_message(table.channel)
+    die = buttons(old)["die:0"].custom_id
+    table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{old.id}", times=3)
     await table.ana.slash(table.channel, "farkle board")
-    assert "ben's turn" in (board_message(table.channel).embeds[0].description or "")
+    await act(table.ana, table.channel, "die:0")
+    await act(table.ana, table.channel, "roll")
+    late = await table.ana.click(old, custom_id=die)
+    assert late.ephemeral and late.response is not None and late.response.content == str(OUTDATED)
 
 
 async def test_lobby_buttons_keep_their_ids_while_players_join(table: Table) -> None:
@@ -119,3 +137,27 @@ async def test_a_press_on_an_old_copy_of_the_board_moves_the_board_players_follo
     result = await table.ana.click(old, custom_id=buttons(old)["die:0"].custom_id)
     assert not result.ephemeral
     assert selected(table) == {0}, "the newest board shows the die picked on the old copy"
+
+
+async def test_a_board_drawn_before_the_upgrade_becomes_a_v2_card(table: Table, dice: Dice) -> None:
+    """Boards posted by an older version are embeds with buttons; a press on one is answered by
+    editing it into the Components V2 card (content and embeds cleared, the flag set)."""
+    dice.script(ROLL_OFF, ROLL)
+    await open_game(table.channel, table.ana, table.ben)
+    roll_id = buttons(board_message(table.channel))["roll"].custom_id
+    bot = farkle(table.env)
+    old_buttons = DrawnView(timeout=None)
+    old_buttons.add_item(discord.ui.Button(label="Roll 6 dice", custom_id=roll_id))
+    old_board = discord.Embed(title="🎲 Farkle game · classic rules", description="**ana's turn**")
+    sent = await bot.get_partial_messageable(table.channel.id).send(embed=old_board, view=old_buttons)
+    snapshot = bot.sessions.snapshot(table.channel.id)
+    assert snapshot is not None
+    await bot.sessions.attach_board(table.channel.id, snapshot.game_id, sent.id, snapshot.version)
+    old = next(message for message in table.channel.history() if message.id == sent.id)
+    assert old.embeds and not old.flags.components_v2
+
+    result = await table.ana.click(old, custom_id=roll_id)
+    assert not result.ephemeral
+    now = next(message for message in table.channel.history() if message.id == sent.id)
+    assert now.flags.components_v2 and not now.embeds and not now.content
+    assert read_dice(field(now, "Roll")).startswith("1 5 2 3 5 1")

@@ -4,7 +4,17 @@ import discord
 import simcord
 
 from tests.cogs.conftest import Dice, Table
-from tests.cogs.play import FARKLE, SIX_ONES, act, board_message, field, keep_all, labels, refused
+from tests.cogs.play import (
+    FARKLE,
+    SIX_ONES,
+    act,
+    board_message,
+    description,
+    field,
+    keep_all,
+    labels,
+    refused,
+)
 
 
 async def test_two_teams_join_by_button_and_share_their_bank(table: Table, dice: Dice) -> None:
@@ -27,7 +37,7 @@ async def test_two_teams_join_by_button_and_share_their_bank(table: Table, dice:
     await act(ana, channel, "start")
 
     board = board_message(channel)
-    assert "ana's turn" in (board.embeds[0].description or "")
+    assert "ana's turn" in description(board)
     await act(ana, channel, "roll")
     await keep_all(ana, channel)
     await act(ana, channel, "bank")
@@ -35,4 +45,4 @@ async def test_two_teams_join_by_button_and_share_their_bank(table: Table, dice:
     assert "**Red**: 2,000" in banks and "**Blue**: 0" in banks  # classic scores six 1s as two triples
     assert await refused(cy, channel, "roll") == "It's ben's turn."  # teams alternate
     await act(ben, channel, "roll")  # Blue farkles
-    assert "cy's turn" in (board_message(channel).embeds[0].description or ""), "Red's next member plays"
+    assert "cy's turn" in description(board_message(channel)), "Red's next member plays"

@@ -233,6 +233,17 @@ async def test_roll_from_a_drawing_older_than_the_last_toggles_uses_the_stored_s
     assert h.snapshot.turn.total == 150 and h.snapshot.turn.roll == (2, 2, 2, 6)
 
 
+async def test_roll_from_a_drawing_before_a_selection_stopped_scoring_is_refused(h: Harness) -> None:
+    """The board disables Roll for a selection that doesn't score; a quick tap from the drawing before
+    still gets the reason, privately."""
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
+    ok(await h.press(ANA, "roll"))
+    ok(await h.press(ANA, "pick", "0"))
+    ok(await h.press(ANA, "pick", "2"))
+    refused = await h.press(ANA, "roll")
+    assert refused.refusal is not None and str(refused.refusal) == "The 2 doesn't score."
+
+
 async def test_a_press_waiting_on_a_failed_save_applies_to_the_restored_state(h: Harness) -> None:
     """The second press waits for the lock: it never sees the first one's uncommitted version."""
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
@@ -252,7 +263,7 @@ async def test_a_stale_version_is_refused_and_never_applied(h: Harness) -> None:
 
     for action, arg in (("bank", None), ("roll", None), ("pick", "1"), ("drop", "0")):
         outcome = await h.press(ANA, action, arg, seq=stale)
-        assert outcome.refusal == OUTDATED and outcome.snapshot is None
+        assert outcome.refusal == OUTDATED and outcome.outdated, "the board edge redraws or refuses"
 
     assert h.snapshot == before
     assert h.store.rows == saved
@@ -349,15 +360,22 @@ async def test_a_turn_reminds_at_half_time_then_times_out(h: Harness) -> None:
     assert h.heard[-1].reminder_for == BEN, "the next player gets their own reminder"
 
 
-async def test_a_press_restarts_the_turn_timer(h: Harness) -> None:
+async def test_the_turn_clock_runs_for_the_whole_turn_and_a_timeout_banks(h: Harness) -> None:
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
+    deadline = h.snapshot.deadline
     await h.clock.advance(100)  # reminded at 60
     ok(await h.press(ANA, "roll"))
-    await h.clock.advance(119)
+    for _ in range(3):  # taps never extend the turn
+        ok(await h.press(ANA, "pick", "4"))
+        ok(await h.press(ANA, "drop", "4"))
+        assert h.snapshot.deadline == deadline
+        await h.clock.advance(5)
     assert h.snapshot.current == ANA
     assert [o.reminder_for for o in h.heard] == [ANA], "one reminder per turn"
-    await h.clock.advance(1)
-    assert h.snapshot.current == BEN
+    await h.clock.advance(5)
+    assert h.snapshot.current == BEN, "timed out at 120 s"
+    assert [e.kind for e in h.heard[-1].events][:3] == ["timed_out", "kept", "banked"]
+    assert h.snapshot.seats[0].bank == 100, "a bank was legal (keep the 1): the turn total is banked"
 
 
 async def test_three_idle_strikes_remove_a_player_and_two_leave_the_game_over(h: Harness) -> None:

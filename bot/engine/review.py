@@ -1,0 +1,281 @@
+"""Game review: every decision of a finished game valued against the best one, and live win chances.
+
+A decision is a moment a player had a real choice (keeps, bank or roll on, take a piggyback offer).
+Each legal move is valued in one measure for the whole game:
+- `win`: the chance to win the game (two sides, win tables for the rules): `winprob`'s turn values, and on
+  a last chance to pass the leader (final round, playoff) the exact chance of passing them, which is then
+  the chance to win;
+- `turn`: the expected final points of the turn by the turn solver (more sides, or no tables yet). A last
+  chance to pass a leader is not about points, so those decisions are left out of this measure.
+A decision's loss is best − played; its available value is best − worst (what the choice could change).
+A player's accuracy is 1 − Σ loss / Σ available over their decisions: the share of the available value
+they kept (README, "Game review"). Rolls that win at once and timed-out or abandoned turns are no decisions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from bot.engine.dice import dice_from_state
+from bot.engine.game import Action, Game
+from bot.engine.master import modelled
+from bot.engine.messages import Message
+from bot.engine.moves import offered_points, turn_view
+from bot.engine.rules import Ruleset
+from bot.engine.saved import JSON
+from bot.engine.scoring import wins_at_once
+from bot.engine.solver import solve
+from bot.engine.strategies import Expert, _points_to_beat
+from bot.engine.winprob import WinTables, table_key
+
+Measure = Literal["win", "turn"]
+MoveKind = Literal["roll", "bank", "piggyback"]
+REVIEW_VERSION = 1
+# A decision costing at least this much is a costly mistake: 2 percentage points of the chance to win,
+# or 50 expected points of the turn (a tenth of what an optimal turn is worth under the presets).
+COSTLY: dict[Measure, float] = {"win": 0.02, "turn": 50.0}
+COSTLIEST_SHOWN = 3
+_SAME = 1e-9  # values closer than this are one value (float noise)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move as the review tells it: dice kept, then roll `dice` dice, bank `total`, or piggyback."""
+
+    kind: MoveKind
+    keep: tuple[int, ...]  # faces set aside first (empty at turn start or on hot dice)
+    total: int  # the turn total after the keep (a piggyback: the points inherited)
+    dice: int  # dice the roll throws (0 when banking)
+
+
+@dataclass(frozen=True)
+class Decision:
+    player: str
+    turn: int  # the game's turn number
+    event: int  # index in the game's events of the first event the move caused (for replays)
+    roll: tuple[int, ...]  # dice on the table (empty at turn start and on hot dice)
+    played: Move
+    best: Move
+    value: float  # of the move played, in the review's measure
+    best_value: float
+    worst_value: float
+
+    @property
+    def loss(self) -> float:
+        return max(self.best_value - self.value, 0.0)
+
+    @property
+    def available(self) -> float:
+        return self.best_value - self.worst_value
+
+
+@dataclass(frozen=True)
+class PlayerReview:
+    player: str
+    decisions: int
+    accuracy: float | None  # 0..1; None without a single decision that mattered
+    mistakes: int  # decisions costing at least `COSTLY[measure]`
+    costliest: tuple[Decision, ...]  # at most `COSTLIEST_SHOWN`, costliest first, each costing something
+
+    @property
+    def verdict(self) -> Message:
+        """One line on how the player did, by accuracy and mistakes."""
+        if self.accuracy is None:
+            return Message("No decision that mattered.")
+        if self.accuracy >= 0.995 and not self.mistakes:
+            return Message("Flawless: every decision was the best one.")
+        if self.accuracy >= 0.95:
+            return Message("Sharp play, close to the solver's.")
+        if self.accuracy >= 0.85:
+            return Message("Solid, with a few slips.")
+        if self.accuracy >= 0.7:
+            return Message("Shaky: some costly choices.")
+        return Message("Reckless: the dice deserved better.")
+
+
+@dataclass(frozen=True)
+class GameReview:
+    measure: Measure
+    players: tuple[PlayerReview, ...]  # in seat order
+    decisions: tuple[Decision, ...]  # in game order
+    version: int = REVIEW_VERSION
+
+    def of(self, player: str) -> PlayerReview | None:
+        return next((p for p in self.players if p.player == player), None)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "version": self.version,
+                "measure": self.measure,
+                "decisions": [asdict(d) for d in self.decisions],
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str, players: Sequence[str]) -> GameReview:
+        """A stored review (`ValueError` if another version wrote it: review again)."""
+        data: dict[str, Any] = json.loads(text)
+        if data.get("version") != REVIEW_VERSION or data.get("measure") not in COSTLY:
+            raise ValueError("This review was made by another version; review again.")
+        decisions = tuple(_decision(d) for d in data["decisions"])
+        return _summed(data["measure"], players, decisions)
+
+
+def _move(data: dict[str, Any]) -> Move:
+    return Move(data["kind"], tuple(data["keep"]), int(data["total"]), int(data["dice"]))
+
+
+def _decision(data: dict[str, Any]) -> Decision:
+    return Decision(
+        data["player"],
+        int(data["turn"]),
+        int(data["event"]),
+        tuple(data["roll"]),
+        _move(data["played"]),
+        _move(data["best"]),
+        float(data["value"]),
+        float(data["best_value"]),
+        float(data["worst_value"]),
+    )
+
+
+def _summed(measure: Measure, players: Sequence[str], decisions: tuple[Decision, ...]) -> GameReview:
+    reviews = []
+    for player in players:
+        mine = [d for d in decisions if d.player == player]
+        available = sum(d.available for d in mine)
+        accuracy = 1.0 - sum(d.loss for d in mine) / available if available > _SAME else None
+        costly = sorted((d for d in mine if d.loss > _SAME), key=lambda d: -d.loss)
+        mistakes = sum(1 for d in mine if d.loss >= COSTLY[measure])
+        reviews.append(PlayerReview(player, len(mine), accuracy, mistakes, tuple(costly[:COSTLIEST_SHOWN])))
+    return GameReview(measure, tuple(reviews), decisions)
+
+
+def measure_for(game: Game, tables: WinTables | None) -> Measure:
+    """Chance to win where the tables reach the game (two sides, tables for its rules), else turn points."""
+    rules = game.rules
+    two_sides = not rules.teams and len(game.sides) == 2
+    return "win" if tables is not None and tables.key == table_key(rules) and two_sides else "turn"
+
+
+Valuer = Callable[[Move], float]
+
+
+def _win_valuer(game: Game, tables: WinTables) -> Valuer | None:
+    view = turn_view(game)
+    if modelled(game, tables):
+        me, other = view.me, view.others[0]
+        turn = tables.turn(me.bank, other.bank, me.farkle_streak, other.farkle_streak)  # kept per turn
+        return lambda move: (
+            turn.bank(move.total) if move.kind == "bank" else turn.rolling(move.total, move.dice)
+        )
+    return _chase_valuer(game)
+
+
+def _chase_valuer(game: Game) -> Valuer | None:
+    """The chance of passing the leader on a last chance (final round, playoff), else None."""
+    view = turn_view(game)
+    goal = _points_to_beat(game, view)
+    if goal is None:
+        return None
+    goal = max(goal, view.bank_from)
+    judge = Expert(game.rules)._judge(game, view)
+    return lambda move: (
+        float(move.total >= goal) if move.kind == "bank" else judge.expected_if_rolling(move.total, move.dice)
+    )
+
+
+def _turn_valuer(game: Game) -> Valuer | None:
+    view = turn_view(game)
+    if _points_to_beat(game, view) is not None:
+        return None  # a last chance to pass a leader: points are not the goal
+    policy = solve(game.rules, view.me.on_board)
+    rolls = 0 if game.phase == "turn_start" else game.turn_rolls
+    return lambda move: (
+        float(move.total) if move.kind == "bank" else policy.expected_if_rolling(move.total, move.dice, rolls)
+    )
+
+
+def _as_move(game: Game, action: Action) -> Move:
+    t = game.turn
+    if game.phase == "turn_start":
+        if action.kind == "piggyback":
+            return Move("piggyback", (), offered_points(game), t.piggyback_dice or 6)
+        return Move("roll", (), 0, 6)
+    preview = game.preview(action.keep)
+    faces = tuple(sorted(t.roll[p] for p in action.keep))
+    if action.kind == "bank":
+        return Move("bank", faces, preview.turn_total, 0)
+    return Move("roll", faces, preview.turn_total, preview.dice_to_roll)
+
+
+def _preference(move: Move) -> tuple[int, int]:
+    """Among equal values: bank first, then keep fewer dice (as expert and master do)."""
+    return (0 if move.kind == "bank" else 1, len(move.keep))
+
+
+def _decide(game: Game, action: Action, value: Valuer) -> Decision | None:
+    moves = {_as_move(game, legal) for legal in game.legal_actions()}
+    if len(moves) < 2:
+        return None
+    valued = sorted(((value(m), m) for m in moves), key=lambda vm: (-vm[0], _preference(vm[1])))
+    played = _as_move(game, action)
+    return Decision(
+        action.player,
+        game.turn_number,
+        len(game.events),
+        game.turn.roll,
+        played,
+        valued[0][1],
+        value(played),
+        valued[0][0],
+        valued[-1][0],
+    )
+
+
+def review(
+    rules: Ruleset,
+    players: Sequence[str],
+    dice_start: dict[str, JSON],
+    actions: Sequence[Action],
+    tables: WinTables | None,
+    teams: Sequence[int] | None = None,
+) -> GameReview:
+    """Review a finished game: replay it from its starting dice state, judging each move before it."""
+    game = Game.new(rules, players, dice_from_state(dice_start), teams)
+    measure = measure_for(game, tables)
+    decisions: list[Decision] = []
+    for action in actions:
+        valuer = _valuer(game, action, measure, tables)
+        if valuer is not None:
+            decision = _decide(game, action, valuer)
+            if decision is not None:
+                decisions.append(decision)
+        game.apply(action)
+    return _summed(measure, players, tuple(decisions))
+
+
+def _valuer(game: Game, action: Action, measure: Measure, tables: WinTables | None) -> Valuer | None:
+    if action.kind not in ("roll", "bank", "piggyback") or wins_at_once(game.turn.roll, game.rules):
+        return None
+    if measure == "win" and tables is not None:
+        return _win_valuer(game, tables)
+    return _turn_valuer(game)
+
+
+def live_chances(game: Game, tables: WinTables | None) -> dict[str, float] | None:
+    """Each side's chance to win now, the player to move playing on optimally: the tables' value of the
+    best move, or on a last chance to pass the leader the chance of passing them; None where neither says."""
+    if tables is None or game.phase == "over" or measure_for(game, tables) != "win":
+        return None
+    value = _win_valuer(game, tables)
+    if value is None:
+        return None
+    chance = max(value(_as_move(game, action)) for action in game.legal_actions())
+    mover = turn_view(game)
+    return {mover.player: chance, mover.others[0].id: 1.0 - chance}

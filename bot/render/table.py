@@ -1,0 +1,21 @@
+"""The drawing for a game's stage: the one function every place that shows a board calls."""
+
+from __future__ import annotations
+
+from bot.render.board import board, lobby
+from bot.render.components import Rendered, row
+from bot.render.dice import KEYCAP_ART, DiceArt
+from bot.render.language import Translator
+from bot.render.results import closed, results
+from bot.render.review import odds_line, review_button
+from bot.sessions.session import Snapshot
+
+
+def render(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rendered:
+    if snapshot.stage == "lobby":
+        return lobby(snapshot, tr)
+    if snapshot.stage == "closed":
+        return closed(snapshot, tr)
+    if snapshot.stage == "over":
+        return results(snapshot, tr, extra=[row(review_button(snapshot.game_id, tr))])
+    return board(snapshot, tr, art, extra_lines=[line for line in (odds_line(snapshot, tr),) if line])

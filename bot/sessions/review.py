@@ -1,0 +1,138 @@
+"""Game reviews, computed once per game: off the event loop, kept in memory, stored for good.
+
+Every finished game is reviewed in the background when the game-events stream announces its end
+(`GameEnded`): a review costs milliseconds of CPU (one turn solve per turn under the win tables), so
+the Review button is answered from the store. A game reviewed before, or asked for while its review is
+running, is not reviewed again. The measure is chosen when the review is made (chance to win if the
+ruleset's win tables are loaded by then, else turn points) and stored with it, so a review reads the
+same after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.engine.review import GameReview, review
+from bot.engine.winprob import tables_for
+from bot.records import ReviewedSeat, ReviewRow
+from bot.sessions.archive import archived
+from bot.sessions.stream import GameEnded, GameEvent
+
+log = logging.getLogger(__name__)
+
+CACHED_REVIEWS = 256
+
+
+class ReviewStore(Protocol):
+    async def load(self, game_id: str) -> str | None: ...
+
+    async def save(self, row: ReviewRow) -> None: ...
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a review reads of an archived game: its columns and seats (user id, team), in seat order."""
+
+    game_id: str
+    guild_id: int
+    ended_at: float
+    rules_json: str
+    dice_start_json: str
+    actions_json: str
+    seats: tuple[tuple[int, int | None], ...]
+
+
+def _computed(played: Played) -> GameReview:
+    """The review itself: pure CPU, run in a worker thread."""
+    game = archived(played.rules_json, played.dice_start_json, played.actions_json, played.seats)
+    return review(game.rules, game.players, game.dice_start, game.actions, tables_for(game.rules), game.teams)
+
+
+def _row(played: Played, result: GameReview) -> ReviewRow:
+    seats = []
+    for seat, (user_id, _) in enumerate(played.seats):
+        player = result.of(str(user_id))
+        if player is not None:
+            seats.append(
+                ReviewedSeat(seat, user_id, user_id < 0, player.accuracy, player.decisions, player.mistakes)
+            )
+    return ReviewRow(
+        played.game_id, played.guild_id, played.ended_at, result.measure, result.to_json(), tuple(seats)
+    )
+
+
+class GameReviews:
+    def __init__(self, store: ReviewStore) -> None:
+        self._store = store
+        self._done: OrderedDict[str, GameReview] = OrderedDict()
+        self._running: dict[str, asyncio.Task[GameReview]] = {}
+
+    async def on_event(self, event: GameEvent) -> None:
+        """Review each game as it ends, in the background: the stream's other subscribers don't wait."""
+        if isinstance(event, GameEnded):
+            record = event.record
+            played = Played(
+                record.game_id,
+                record.guild_id,
+                record.ended_at,
+                record.rules_json,
+                record.dice_start_json,
+                record.actions_json,
+                tuple((p.user_id, p.team) for p in sorted(record.players, key=lambda p: p.seat)),
+            )
+            self._start(played)
+
+    async def review(self, played: Played) -> GameReview:
+        """The game's review: remembered, else stored, else computed now (once, however many ask)."""
+        done = self._done.get(played.game_id)
+        if done is not None:
+            self._done.move_to_end(played.game_id)
+            return done
+        return await asyncio.shield(self._start(played))
+
+    def _start(self, played: Played) -> asyncio.Task[GameReview]:
+        running = self._running.get(played.game_id)
+        if running is None:
+            running = asyncio.create_task(self._make(played), name=f"farkle-review-{played.game_id}")
+            self._running[played.game_id] = running
+            running.add_done_callback(lambda task: self._finished(played.game_id, task))
+        return running
+
+    def _finished(self, game_id: str, task: asyncio.Task[GameReview]) -> None:
+        self._running.pop(game_id, None)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("Could not review game %s: %s", game_id, task.exception())
+
+    async def _make(self, played: Played) -> GameReview:
+        players = [str(user_id) for user_id, _ in played.seats]
+        stored = await self._store.load(played.game_id)
+        result = None
+        if stored is not None:
+            try:
+                result = GameReview.from_json(stored, players)
+            except ValueError:
+                log.warning("Game %s has a review from another version: reviewing it again", played.game_id)
+        if result is None:
+            result = await asyncio.to_thread(_computed, played)
+            await self._store.save(_row(played, result))
+        self._remember(played.game_id, result)
+        return result
+
+    def _remember(self, game_id: str, result: GameReview) -> None:
+        self._done[game_id] = result
+        while len(self._done) > CACHED_REVIEWS:
+            self._done.popitem(last=False)
+
+    async def close(self, wait: float) -> None:
+        """Let running reviews finish (they are short) for at most `wait` seconds, so they are stored;
+        one left unfinished is made again when asked for."""
+        running: Sequence[asyncio.Task[GameReview]] = list(self._running.values())
+        if running and wait > 0:
+            await asyncio.wait(running, timeout=wait)
+        for task in running:
+            task.cancel()

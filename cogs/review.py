@@ -1,0 +1,70 @@
+"""`/farkle review` and the results' Review button: a finished game's review, privately to who asked.
+
+A mixin of the `/farkle` group cog, like `StatsCommands`; it asks the bot's `StatsService` (the same
+scope as `/farkle replay`: any finished game of this server) and draws with `bot.render.review`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.errors import report_error
+from bot.i18n import for_member
+from bot.render.review import REVIEW_TEMPLATE, review_embed
+from bot.render.words import echo
+
+if TYPE_CHECKING:
+    from bot.client import FarkleBot
+
+
+class ReviewCommands(commands.Cog):
+    bot: FarkleBot
+
+    async def show_review(self, interaction: discord.Interaction, game: str) -> None:
+        """Answer privately: the review (computed now if the background review has not stored it yet)."""
+        if interaction.guild_id is None:  # a forged press: Discord only shows these in servers
+            raise app_commands.NoPrivateMessage()
+        tr = for_member(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        replayed = await self.bot.stats.replay(interaction.guild_id, game, reviewed=True)
+        if replayed is None or replayed.review is None:
+            missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
+            await interaction.followup.send(missing, ephemeral=True)
+            return
+        embed = review_embed(game.strip().lower(), replayed.review, replayed.names, tr)
+        await interaction.followup.send(embed=embed, ephemeral=True)
+
+    @app_commands.command(description=locale_str("How well each player of a finished game played"))
+    @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))
+    async def review(self, interaction: discord.Interaction, game: str) -> None:
+        await self.show_review(interaction, game)
+
+
+class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVIEW_TEMPLATE):
+    """The Review button on any results board, even one posted before a restart (`farkle-review:<game>`)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"farkle-review:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReviewButton:
+        return cls(match["game"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("FarkleBot", interaction.client)
+        bot.answering()
+        reviews = cast(ReviewCommands | None, bot.get_cog("Farkle"))
+        try:
+            if reviews is not None:
+                await reviews.show_review(interaction, self.game_id)
+        except Exception as error:
+            await report_error(interaction, error)

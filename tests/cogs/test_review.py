@@ -1,0 +1,146 @@
+"""Game review as members see it: the results' Review button and `/farkle review`, answered privately;
+a review that reads the same after a restart; live chances on two-player boards; accuracy in stats and
+on the leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import discord
+import pytest
+import simcord
+
+from bot.engine.rules import Ruleset
+from bot.engine.winprob import adopt, forget
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import (
+    ROLL_OFF,
+    MakeBot,
+    act,
+    assert_within_discord_limits,
+    board_message,
+    buttons,
+    description,
+    farkle,
+    open_game,
+    query,
+    restart,
+)
+from tests.cogs.test_master import flat_tables
+from tests.cogs.test_persistence import finish_quickly
+
+
+@pytest.fixture(autouse=True)
+def no_tables() -> Iterator[None]:
+    forget()
+    yield
+    forget()
+
+
+async def finish(table: Table, dice: Dice) -> str:
+    """ana wins a 2-player classic game in one turn, ben's last turn Farkles: the game's id."""
+    await finish_quickly(table, dice)
+    review = buttons(board_message(table.channel))["farkle-review"]
+    return (review.custom_id or "").removeprefix("farkle-review:")
+
+
+def review_of(result: simcord.InteractionResult) -> discord.Embed:
+    assert result.ephemeral and result.response is not None and result.response.embeds
+    assert_within_discord_limits(result.response.message)
+    return result.response.embeds[0]
+
+
+async def test_the_review_button_answers_privately_in_chances_to_win(table: Table, dice: Dice) -> None:
+    game_id = await finish(table, dice)  # classic: its win tables ship with the bot
+    results = board_message(table.channel)
+    embed = review_of(await table.cy.click(results, custom_id=f"farkle-review:{game_id}"))
+    assert embed.title == f"🔎 Review of game {game_id}"
+    assert embed.description == "Measured in chance to win, from the exact win tables."
+    ana, ben = embed.fields
+    assert ana.name == "ana" and (ana.value or "").startswith("Accuracy **")
+    assert "· 0 costly mistakes · 5 decisions" in (ana.value or "")
+    assert "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice → best: keep ⚀⚀⚀⚀⚀⚀, bank 8,000 (−" in (
+        ana.value or ""
+    )
+    assert ben.name == "ben" and "No decision that mattered." in (ben.value or "")
+    assert await query(table.env, "SELECT COUNT(*) FROM game_reviews") == [(1,)], "reviewed once"
+
+
+async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table: Table, dice: Dice) -> None:
+    forget()  # as if these rules had no tables yet
+    game_id = await finish(table, dice)
+    embed = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id))
+    assert embed.description == "Measured in expected points of the turn: these rules have no win tables yet."
+    ana = embed.fields[0].value or ""
+    line = (
+        "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, bank 10,000 → best: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice (−13 expected points)"
+    )
+    assert line in ana and "· 0 costly mistakes · 5 decisions" in ana
+
+
+async def test_review_command_has_replays_scope_and_reads_the_same_after_a_restart(
+    table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot
+) -> None:
+    forget()  # reviewed in turn points: after the restart the shipped tables are loaded again
+    game_id = await finish(table, dice)
+    before = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id.upper())).to_dict()
+    await restart(env, make_bot)
+    after = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id)).to_dict()
+    assert after == before, "the stored review is the one shown, whatever tables exist later"
+    unknown = await table.ben.slash(table.channel, "farkle review", game="abcdef")
+    assert unknown.ephemeral and unknown.response is not None
+    assert unknown.response.content == "No finished game `abcdef` in this server."
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de", "fr", "es-ES", "pt-BR"])
+async def test_every_language_renders_a_review_within_discords_limits(
+    table: Table, dice: Dice, locales: dict[int, str], locale: str
+) -> None:
+    locales[table.cy.id] = locale
+    game_id = await finish(table, dice)
+    embed = review_of(await table.cy.slash(table.channel, "farkle review", game=game_id))
+    assert len(embed.fields) == 2 and game_id in (embed.title or "")
+
+
+async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Table, dice: Dice) -> None:
+    adopt(flat_tables(Ruleset.preset("classic")))
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
+    await act(table.ana, table.channel, "roll")
+    snapshot = farkle(table.env).sessions.snapshot(table.channel.id)
+    assert snapshot is not None and snapshot.chances
+    (ana, ana_chance), (ben, ben_chance) = snapshot.chances
+    assert (ana, ben) == (table.ana.id, table.ben.id) and ana_chance + ben_chance == pytest.approx(1)
+    shown = f"📈 Chances to win: ana {round(ana_chance * 100)}% · ben {round(ben_chance * 100)}%"
+    assert shown in description(board_message(table.channel))
+
+
+async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: simcord.MemberActor) -> None:
+    adopt(flat_tables(Ruleset.preset("classic")))
+    turned = await admin.slash(table.channel, "farkle-config set", option="live_odds", value="off")
+    assert turned.response is not None
+    shown = await admin.slash(table.channel, "farkle-config show")
+    assert shown.response is not None and "• live_odds: off" in str(shown.response.embeds[0].to_dict())
+    await open_game(table.channel, table.ana, table.ben)
+    assert "📈" not in description(board_message(table.channel))
+
+
+async def test_three_player_boards_show_no_chances(table: Table, dice: Dice) -> None:
+    adopt(flat_tables(Ruleset.preset("classic")))
+    dice.script((6, 2, 3))
+    await open_game(table.channel, table.ana, table.ben, table.cy)
+    assert "📈" not in description(board_message(table.channel))
+
+
+async def test_stats_and_the_accuracy_leaderboard_show_reviewed_games(table: Table, dice: Dice) -> None:
+    await finish(table, dice)
+    stats = (await table.ana.slash(table.channel, "farkle stats")).response
+    assert stats is not None
+    accuracy = next(f.value for f in stats.embeds[0].fields if f.name == "Review accuracy")
+    assert accuracy is not None and accuracy.endswith("(last 1 game)")
+    board = await table.ana.slash(table.channel, "farkle leaderboard", metric="accuracy")
+    assert board.response is not None
+    embed = board.response.embeds[0]
+    assert embed.title == "🏆 Farkle leaderboard · Accuracy"
+    assert embed.description == "No games counted yet: play one!", "one reviewed game is below the minimum"

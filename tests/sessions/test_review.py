@@ -1,0 +1,82 @@
+"""Reviews in the session layer: every game reviewed once when it ends, however many ask at once, and a
+stored review read back instead of reviewing again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from bot.engine.review import GameReview
+from bot.engine.rules import Ruleset
+from bot.records import GameRecord, PlayerRecord, ReviewRow
+from bot.sessions.review import GameReviews, Played
+from bot.sessions.stream import GameEnded
+from tests.engine.test_review import play
+
+RULES = Ruleset.preset("classic")
+
+
+class MemoryReviews:
+    """The review store in memory: what was saved, and how often."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, ReviewRow] = {}
+        self.saves = 0
+
+    async def load(self, game_id: str) -> str | None:
+        row = self.rows.get(game_id)
+        return row.review_json if row else None
+
+    async def save(self, row: ReviewRow) -> None:
+        self.saves += 1
+        self.rows.setdefault(row.game_id, row)
+
+
+def record(seed: int) -> GameRecord:
+    game, start = play(RULES, ("easy", "expert"), seed)
+    seats = tuple(
+        PlayerRecord(seat, int(p.id), f"p{p.id}", None, None, 1, False, 0, 0, 0, 0, 0, 0)
+        for seat, p in enumerate(game.players)
+    )
+    return GameRecord(
+        f"g{seed}", 1, 2, RULES.model_dump_json(), json.dumps(start),
+        json.dumps([a.to_dict() for a in game.history]), 0.0, 1.0, "target", seats,
+    )  # fmt: skip
+
+
+def played(game: GameRecord) -> Played:
+    seats = tuple((p.user_id, p.team) for p in game.players)
+    return Played(game.game_id, 1, 1.0, game.rules_json, game.dice_start_json, game.actions_json, seats)
+
+
+async def test_a_game_that_ends_is_reviewed_once_however_many_ask() -> None:
+    store = MemoryReviews()
+    reviews = GameReviews(store)
+    game = record(1)
+    await reviews.on_event(GameEnded(game))
+    first, second = await asyncio.gather(reviews.review(played(game)), reviews.review(played(game)))
+    assert first is second and store.saves == 1
+    stored = store.rows[game.game_id]
+    assert [seat.user_id for seat in stored.seats] == [1, 2]
+    expert = next(seat for seat in stored.seats if seat.user_id == 2)
+    assert expert.accuracy == 1.0 and expert.mistakes == 0 and not expert.computer
+
+
+async def test_a_stored_review_is_read_back_not_made_again() -> None:
+    store = MemoryReviews()
+    game = record(2)
+    made = await GameReviews(store).review(played(game))
+    again = await GameReviews(store).review(played(game))  # a restart: nothing in memory
+    assert again == made and store.saves == 1
+    assert GameReview.from_json(store.rows[game.game_id].review_json, ["1", "2"]) == made
+
+
+async def test_a_review_from_another_version_is_made_again() -> None:
+    store = MemoryReviews()
+    game = record(3)
+    made = await GameReviews(store).review(played(game))
+    old = store.rows[game.game_id]
+    store.rows[game.game_id] = ReviewRow(
+        old.game_id, old.guild_id, old.ended_at, old.measure, '{"version": 0}', old.seats
+    )
+    assert await GameReviews(store).review(played(game)) == made
