@@ -3,6 +3,7 @@ restarts, a public result, standings and streaks across days (SimCord's clock)."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import discord
@@ -12,10 +13,20 @@ from bot.engine.daily import DAY_SECONDS, TURNS, DailyDice, expert_score
 from bot.engine.daily import RULES as DAILY_RULES
 from bot.engine.scoring import scoring_options
 from tests.cogs.conftest import Table
-from tests.cogs.play import MakeBot, buttons, execute, farkle, query, restart
+from tests.cogs.play import MakeBot, execute, farkle, parts, query, restart
 
 BOARD = "🗓️ Daily challenge"
 Keeper = Callable[[tuple[int, ...]], tuple[tuple[int, ...], bool]]  # roll -> (positions kept, bank?)
+
+
+def buttons(message: discord.Message) -> dict[str, discord.Button]:
+    """A daily board's buttons by action ("roll", "bank"); die N is "die:N" (it picks or drops)."""
+    found = {}
+    for item in parts(message):
+        if isinstance(item, discord.Button) and (item.custom_id or "").startswith("farkle-daily:"):
+            action = item.custom_id.split(":", 3)[3]
+            found[re.sub(r"^(pick|drop):", "die:", action)] = item
+    return found
 
 
 def today(env: simcord.Env) -> int:
