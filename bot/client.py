@@ -24,6 +24,8 @@ from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.i18n import CommandTranslator, for_member, translators
 from bot.ratings import rate_game
 from bot.render.dice import KEYCAP_ART, DiceArt
+from bot.sessions.achievements import AchievementKeeper
+from bot.sessions.daily import DailyManager
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews
@@ -32,6 +34,7 @@ from bot.settings import Settings
 from bot.stats import StatsService
 from bot.storage import Database, command_sync, open_database
 from bot.storage.config import SqlConfigStore
+from bot.storage.daily import SqlDailyStore
 from bot.storage.policies import SqlPolicyStore
 from bot.storage.reviews import SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
@@ -119,6 +122,8 @@ class FarkleBot(commands.AutoShardedBot):
         self._sessions: SessionManager | None = None
         self._config: ConfigService | None = None
         self._stats: StatsService | None = None
+        self._daily: DailyManager | None = None
+        self._achievements: AchievementKeeper | None = None
         self._reviews: GameReviews | None = None
         self._answering: set[asyncio.Task[Any]] = set()
         self._quiet = asyncio.Event()  # set while no interaction is being answered
@@ -152,6 +157,18 @@ class FarkleBot(commands.AutoShardedBot):
             raise RuntimeError("Statistics open in setup_hook; they are not available before login.")
         return self._stats
 
+    @property
+    def daily(self) -> DailyManager:
+        if self._daily is None:
+            raise RuntimeError("The daily challenge starts in setup_hook; it is not available before login.")
+        return self._daily
+
+    @property
+    def achievements(self) -> AchievementKeeper:
+        if self._achievements is None:
+            raise RuntimeError("Achievements start in setup_hook; they are not available before login.")
+        return self._achievements
+
     async def setup_hook(self) -> None:
         translators()  # every catalogue read now: a broken one stops the start, not a game
         await self.tree.set_translator(CommandTranslator())
@@ -173,12 +190,17 @@ class FarkleBot(commands.AutoShardedBot):
         self._reviews = GameReviews(SqlReviewStore(self._db))
         self._sessions.subscribe(self._reviews.on_event)  # before `restore`, which announces missed ends
         self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate, self._reviews)
+        self._daily = DailyManager(SqlDailyStore(self._db), self.clock, self._sessions.events)
+        self._achievements = AchievementKeeper(self._daily.store, self.clock, self._daily.expert)
+        self._sessions.subscribe(self._achievements)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
         if self.dice_art is KEYCAP_ART and not self.owns_application_setup:
             self._awaiting_art = asyncio.create_task(self._await_dice_art(), name="farkle-dice-art")
         restored = await self._sessions.restore(owns=self.settings.owns_guild)
+        if self.owns_application_setup:  # one process hands out what a crash left unawarded
+            await self._daily.restore()
         if restored.sessions or restored.unreadable:
             log.info(
                 "Restored %d Farkle sessions (%d boards to catch up, %d unreadable)",

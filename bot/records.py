@@ -211,3 +211,41 @@ class ReviewRow:
     measure: str
     review_json: str
     seats: tuple[ReviewedSeat, ...]
+
+
+# ---------------------------------------------------------------------- the daily challenge, achievements
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    """One member's daily attempt as stored: the game's JSON and, once finished, its score and turn line
+    (one letter a turn: b banked, f farkled, h banked after hot dice)."""
+
+    user_id: int
+    day: int
+    guild_id: int | None  # where it was last played (None: a DM); ranks it on that server's board
+    name: str
+    state: str
+    finished: bool
+    score: int
+    line: str
+    started_at: float
+    ended_at: float | None
+
+
+@dataclass(frozen=True)
+class DailyStanding:
+    rank: int
+    user_id: int
+    name: str
+    score: int
+
+
+@dataclass(frozen=True)
+class Award:
+    """An achievement a member earned, when, and from what (a game id or `daily:<day>`)."""
+
+    user_id: int
+    achievement: str
+    earned_at: float
+    source: str

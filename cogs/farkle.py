@@ -21,6 +21,7 @@ from bot.render.help import help_embed, rules_embed
 from bot.render.language import Translator
 from bot.render.words import echo
 from cogs.board import Boards
+from cogs.daily import DailyButton, DailyCommands
 from cogs.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
@@ -37,6 +38,7 @@ NO_SHARED_GAME = Message(
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Farkle(
     StatsCommands,
+    DailyCommands,
     ReviewCommands,
     commands.GroupCog,
     group_name="farkle",
@@ -173,5 +175,5 @@ class Farkle(
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton, ReviewButton)
+    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton)
     await bot.add_cog(Farkle(bot))

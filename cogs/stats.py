@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.i18n import for_member
 from bot.records import METRICS, Metric, Period
+from bot.render.daily import add_profile
 from bot.render.language import Translator
 from bot.render.review import replay_marks
 from bot.render.stats import (
@@ -98,12 +99,14 @@ class StatsCommands(commands.Cog):
         who = member or interaction.user
         scope = board_scope(interaction)
         if interaction.guild_id is None:  # a DM or group DM: the member's numbers everywhere
+            tr = for_member(interaction)
             row = await self.bot.stats.overall(who.id)
-            embed = stats_embed(who.display_name, row, for_member(interaction), everywhere=True)
+            embed = stats_embed(who.display_name, row, tr, everywhere=True)
         else:
             member_stats = await self.bot.stats.member(scope, who.id)
             tr = await self._server_tr(scope)
             embed = stats_embed(who.display_name, member_stats.row, tr, member_stats.accuracy)
+        add_profile(embed, await self.bot.daily.profile(who.id), tr)
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description=locale_str("The last finished games in this channel or server"))
@@ -146,8 +149,8 @@ class StatsCommands(commands.Cog):
     async def forget_me(self, interaction: discord.Interaction) -> None:
         tr = for_member(interaction)
         warning = tr.text(
-            "This deletes your Farkle statistics in every server and replaces your name in past games. "
-            "It cannot be undone."
+            "This deletes your Farkle statistics, daily attempts and achievements in every server and "
+            "replaces your name in past games. It cannot be undone."
         )
         confirmed = await ask_to_confirm(interaction, tr, tr.text("Delete my statistics"), warning)
         if confirmed is not None:

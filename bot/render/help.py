@@ -38,6 +38,8 @@ COMMANDS = (
             ("/farkle history", N_("The last finished games in this channel or server")),
             ("/farkle replay", N_("A finished game, move by move")),
             ("/farkle review", N_("How well each player of a finished game played")),
+            ("/farkle daily", N_("Play today's daily challenge: the same dice for everyone")),
+            ("/farkle daily-standings", N_("The best daily scores today or this week")),
             ("/farkle forget-me", N_("Delete your Farkle statistics and your name in past games")),
             ("/farkle reset-leaderboard", N_("Reset this server's leaderboard (Manage Server)")),
         ),

@@ -1,9 +1,10 @@
 """One stream of game events: every accepted change to a game, whatever caused it, and every game's end.
 
-Features watch games by subscribing here (the board edge, and later review, daily scores, achievements):
-nothing else tells them a game changed. Events are delivered in order by one background task, so a
-subscriber never delays the answer to the press that caused the change, and each is awaited before the
-next event, so a subscriber sees a game's changes in the order they were committed.
+Features watch games by subscribing here (the board edge, achievements, and later review): nothing else
+tells them a game changed; daily attempts publish here too (`DailyChanged`, `DailyEnded`). Events are
+delivered in order by one background task, so a subscriber never delays the answer to the press that
+caused the change, and each is awaited before the next event, so a subscriber sees a game's changes in
+the order they were committed.
 
 `GameEnded` is announced exactly once per game id: the archiving transaction stores the game as not yet
 announced (`games.announced = 0`); once every subscriber has been handed the event it is marked, and a
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.records import GameRecord
+from bot.sessions.daily_attempt import DailyAttempt
 from bot.sessions.outcome import Outcome
 
 log = logging.getLogger(__name__)
@@ -59,7 +61,22 @@ class GameEnded:
     record: GameRecord
 
 
-GameEvent = GameChanged | GameEnded
+@dataclass(frozen=True)
+class DailyChanged:
+    """A member's daily attempt accepted a move (`bot.sessions.daily`): the attempt as it is now."""
+
+    attempt: DailyAttempt
+
+
+@dataclass(frozen=True)
+class DailyEnded:
+    """A member's daily attempt finished and was stored; a start-up repeats it until its achievements
+    were handed out, so subscribers keep their writes idempotent by member and day."""
+
+    attempt: DailyAttempt
+
+
+GameEvent = GameChanged | GameEnded | DailyChanged | DailyEnded
 Subscriber = Callable[[GameEvent], Awaitable[None]]
 
 

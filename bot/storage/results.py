@@ -22,7 +22,7 @@ from bot.records import (
     Rating,
     StatsRow,
 )
-from bot.storage import recent, reviews
+from bot.storage import achievements, daily, recent, reviews
 
 FORGOTTEN = "Forgotten player"
 
@@ -343,12 +343,15 @@ def archived_game(connection: Connection, guild_id: int, game_id: str) -> Archiv
 
 
 def forget_member(connection: Connection, user_id: int) -> None:
-    """Privacy: drop the member's statistics everywhere and replace their name in past games.
+    """Privacy: drop the member's statistics, daily attempts and achievements everywhere and replace their
+    name in past games.
 
     The seat keeps its id so archived games still replay; `forgotten` keeps it out of every ranking.
     """
     connection.execute(text("DELETE FROM player_stats WHERE user_id = :user"), {"user": user_id})
     recent.forget(connection, user_id)
+    daily.forget(connection, user_id)
+    achievements.forget(connection, user_id)
     connection.execute(
         text("UPDATE game_players SET name = :name, forgotten = 1 WHERE user_id = :user"),
         {"name": FORGOTTEN, "user": user_id},

@@ -1,0 +1,185 @@
+"""Drawings of the daily challenge (the private board, the public result, the standings) and of
+achievements (the "earned" announcement and the `/farkle stats` section).
+
+A daily button's custom id is `farkle-daily:<day>:<seq>:<action>[:<arg>]`; like a game board's, `seq`
+moves only when dice are thrown or a turn passes, and a die says what a tap does (`pick:3` / `drop:3`).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+import discord
+
+from bot.engine.daily import DAY_SECONDS, TURNS, TurnEnd
+from bot.records import Award, DailyStanding
+from bot.render.components import Button, DrawnView
+from bot.render.dice import DiceArt
+from bot.render.language import Translator
+from bot.render.words import FIELD_LIMIT, capped_name, clip
+from bot.sessions.achievements import BY_ID
+from bot.sessions.daily import Profile
+from bot.sessions.daily_attempt import DailyAttempt
+
+PREFIX = "farkle-daily"
+TEMPLATE = (
+    rf"{PREFIX}:(?P<day>[0-9]{{1,6}}):(?P<seq>[0-9a-z-]{{1,8}}):(?P<action>pick|drop|roll|bank)"
+    r"(?::(?P<arg>[0-5]))?"
+)
+TURN_EMOJI: dict[TurnEnd, str] = {"banked": "🟩", "farkled": "🟥", "hot": "🔥"}
+DAILY_COLOUR = discord.Colour.blurple()
+
+
+def day_text(day: int) -> str:
+    """The UTC date of a day number, as ISO (2026-11-25): the same in every language."""
+    return datetime.datetime.fromtimestamp(day * DAY_SECONDS, datetime.UTC).date().isoformat()
+
+
+def emoji_line(ends: Sequence[TurnEnd]) -> str:
+    """One emoji a turn, spoiler-free: banked, farkled, banked after hot dice; ⬜ for turns not played."""
+    return "".join(TURN_EMOJI[end] for end in ends) + "⬜" * (TURNS - len(ends))
+
+
+def custom_id(attempt: DailyAttempt, action: str, arg: int | None = None) -> str:
+    tail = f":{arg}" if arg is not None else ""
+    return f"{PREFIX}:{attempt.day}:{attempt.seq}:{action}{tail}"
+
+
+def daily_board(attempt: DailyAttempt, tr: Translator, art: DiceArt) -> tuple[discord.Embed, DrawnView]:
+    """The player's private board: the turn, the roll with its picks, and Roll / Bank."""
+    embed = discord.Embed(
+        title=tr.text("🗓️ Daily challenge, {date}", date=day_text(attempt.day)), colour=DAILY_COLOUR
+    )
+    embed.description = tr.text(
+        "Turn {turn} of {turns} · score {score}",
+        turn=attempt.turn_number,
+        turns=TURNS,
+        score=tr.points(attempt.score),
+    )
+    embed.add_field(name=tr.text("Turns"), value=emoji_line(attempt.ends), inline=False)
+    view = DrawnView(timeout=None)
+    if attempt.finished:
+        embed.add_field(name=tr.text("Final score"), value=tr.points(attempt.score), inline=False)
+        embed.set_footer(text=tr.text("Come back tomorrow for new dice."))
+        return embed, view
+    if attempt.roll:
+        embed.add_field(name=tr.text("Roll"), value=art.line(attempt.roll), inline=False)
+    embed.add_field(name=tr.text("This turn"), value=tr.points(attempt.turn_total), inline=True)
+    for position, face in enumerate(attempt.roll):
+        view.add_item(_die(attempt, art, position, face))
+    rolling = tr.plural("Roll {count} die", "Roll {count} dice", _dice_to_roll(attempt))
+    picked = bool(attempt.selected)
+    view.add_item(
+        Button(
+            label=rolling,
+            custom_id=custom_id(attempt, "roll"),
+            style=discord.ButtonStyle.primary,
+            row=2,
+            disabled=bool(attempt.roll) and not picked,
+        )
+    )
+    if attempt.roll:
+        view.add_item(
+            Button(
+                label=tr.text("Bank"),
+                custom_id=custom_id(attempt, "bank"),
+                style=discord.ButtonStyle.success,
+                row=2,
+                disabled=not picked,
+            )
+        )
+    return embed, view
+
+
+def _dice_to_roll(attempt: DailyAttempt) -> int:
+    if not attempt.roll:
+        return attempt.dice_left
+    left = attempt.dice_left - len(attempt.selected)
+    return left or 6  # keeping every die: hot dice
+
+
+def _die(attempt: DailyAttempt, art: DiceArt, position: int, face: int) -> Button:
+    selected = position in attempt.selected
+    label, emoji = art.button(face)
+    return Button(
+        label=label,
+        emoji=emoji,
+        custom_id=custom_id(attempt, "drop" if selected else "pick", position),
+        style=discord.ButtonStyle.success if selected else discord.ButtonStyle.secondary,
+        row=position // 3,
+    )
+
+
+def daily_result(attempt: DailyAttempt, expert: int, tr: Translator) -> str:
+    """The public, spoiler-free result: score, how it compares with expert, one emoji a turn."""
+    score, versus = tr.points(attempt.score), tr.points(expert)
+    if attempt.score > expert:
+        comparison = tr.text("beats expert ({points})", points=versus)
+    elif attempt.score == expert:
+        comparison = tr.text("ties with expert ({points})", points=versus)
+    else:
+        comparison = tr.text("expert scored {points}", points=versus)
+    heading = tr.text(
+        "🗓️ **{name}** scored **{score}** on the daily of {date}: {comparison}",
+        name=capped_name(attempt.name),
+        score=score,
+        date=day_text(attempt.day),
+        comparison=comparison,
+    )
+    return f"{heading}\n{emoji_line(attempt.ends)}"
+
+
+def standings_embed(rows: list[DailyStanding], week: bool, server: bool, tr: Translator) -> discord.Embed:
+    if week:
+        title = (
+            tr.text("🗓️ Daily standings this week (server)")
+            if server
+            else tr.text("🗓️ Daily standings this week (everyone)")
+        )
+    else:
+        title = (
+            tr.text("🗓️ Daily standings today (server)")
+            if server
+            else tr.text("🗓️ Daily standings today (everyone)")
+        )
+    lines = [f"**{row.rank}.** {capped_name(row.name)} · {tr.points(row.score)}" for row in rows]
+    description = "\n".join(lines) or tr.text("Nobody has finished a daily yet: `/farkle daily`.")
+    return discord.Embed(title=title, description=description, colour=DAILY_COLOUR)
+
+
+def achievement_name(achievement: str, tr: Translator) -> str:
+    known = BY_ID.get(achievement)
+    return tr.term(known.name) if known is not None else achievement
+
+
+def awarded_text(name: str, awards: list[Award], tr: Translator) -> str:
+    """The announcement of new achievements: one line per achievement, with what earns it."""
+    lines = [tr.text("🏅 **{name}** earned:", name=capped_name(name))]
+    for award in awards:
+        known = BY_ID.get(award.achievement)
+        if known is not None:
+            lines.append(f"**{tr.term(known.name)}**: {tr.term(known.description)}")
+    return clip("\n".join(lines), 2000)
+
+
+def add_profile(embed: discord.Embed, profile: Profile, tr: Translator) -> None:
+    """The `/farkle stats` part of the daily and achievements: streaks, then each achievement and date."""
+    embed.add_field(
+        name=tr.text("Daily streak"),
+        value=tr.text(
+            "{current} now · best {best}",
+            current=tr.plural("{count} day", "{count} days", profile.current_streak),
+            best=tr.plural("{count} day", "{count} days", profile.best_streak),
+        ),
+        inline=False,
+    )
+    earned = [
+        f"🏅 {achievement_name(award.achievement, tr)} · {day_text(int(award.earned_at // DAY_SECONDS))}"
+        for award in profile.awards
+    ]
+    embed.add_field(
+        name=tr.text("Achievements ({count})", count=len(profile.awards)),
+        value=clip("\n".join(earned), FIELD_LIMIT) if earned else tr.text("None yet."),
+        inline=False,
+    )

@@ -1,0 +1,175 @@
+"""`/farkle daily` and `/farkle daily-standings`, the daily board's buttons, and achievement announcements.
+
+A mixin of the `/farkle` group cog. The daily board is ephemeral: it works in every context `/farkle`
+works in (a user install can't post or DM, but can always answer its interactions), each press edits
+that message, and `/farkle daily` shows it again. The public result is a non-ephemeral follow-up of the
+press that finished the attempt, never a channel message, which Discord refuses where the app is not a
+member.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.errors import reply_ephemeral, report_error
+from bot.i18n import for_member
+from bot.records import Award
+from bot.render.daily import TEMPLATE, awarded_text, daily_board, daily_result, standings_embed
+from bot.render.language import Translator
+from bot.sessions.achievements import Awarded
+from bot.sessions.daily import DailyMove
+from bot.sessions.daily_attempt import DailyAttempt
+
+if TYPE_CHECKING:
+    from bot.client import FarkleBot
+
+log = logging.getLogger(__name__)
+
+# How long a finishing press waits for its achievements before it stops looking (they stay on /farkle stats).
+AWARD_WAIT = 5.0
+PERIOD_CHOICES = [
+    app_commands.Choice(name=locale_str("today"), value="today"),
+    app_commands.Choice(name=locale_str("this week"), value="week"),
+]
+SCOPE_CHOICES = [
+    app_commands.Choice(name=locale_str("this server"), value="server"),
+    app_commands.Choice(name=locale_str("everyone"), value="everyone"),
+]
+
+
+class DailyCommands(commands.Cog):
+    bot: FarkleBot
+    public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
+
+    async def cog_load(self) -> None:
+        self._awards_due: dict[tuple[int, int], asyncio.Future[list[Award]]] = {}
+        self.bot.achievements.on_awarded(self._announce)
+
+    async def _public(self, interaction: discord.Interaction) -> Translator:
+        """What the channel reads: the server's language, else (a DM) the member's own."""
+        if interaction.guild_id is None:
+            return for_member(interaction)
+        return self.public(await self.bot.config.language(interaction.guild_id), interaction.guild_id)
+
+    @app_commands.command(description=locale_str("Play today's daily challenge: the same dice for everyone"))
+    async def daily(self, interaction: discord.Interaction) -> None:
+        user = interaction.user
+        move = await self.bot.daily.open(user.id, user.display_name, interaction.guild_id)
+        assert move.attempt is not None
+        embed, view = daily_board(move.attempt, for_member(interaction), self.bot.dice_art)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(
+        name="daily-standings", description=locale_str("The best daily scores today or this week")
+    )
+    @app_commands.describe(
+        period=locale_str("Today (default) or this week"),
+        scope=locale_str("This server (default) or everyone"),
+    )
+    @app_commands.choices(period=PERIOD_CHOICES, scope=SCOPE_CHOICES)
+    async def daily_standings(
+        self,
+        interaction: discord.Interaction,
+        period: app_commands.Choice[str] | None = None,
+        scope: app_commands.Choice[str] | None = None,
+    ) -> None:
+        week = period is not None and period.value == "week"
+        server = interaction.guild_id is not None and (scope is None or scope.value == "server")
+        rows = await self.bot.daily.standings(week, interaction.guild_id if server else None)
+        embed = standings_embed(rows, week, server, await self._public(interaction))
+        await interaction.response.send_message(embed=embed)
+
+    async def on_daily_press(
+        self, interaction: discord.Interaction, day: int, seq: str, action: str, arg: int | None
+    ) -> None:
+        user = interaction.user
+        due = self._awards_due[(user.id, day)] = asyncio.get_running_loop().create_future()
+        try:
+            move = await self.bot.daily.press(
+                user.id, user.display_name, interaction.guild_id, day, seq, action, arg
+            )
+            await self._answer(interaction, move, due)
+        finally:
+            self._awards_due.pop((user.id, day), None)
+
+    async def _answer(
+        self, interaction: discord.Interaction, move: DailyMove, due: asyncio.Future[list[Award]]
+    ) -> None:
+        tr = for_member(interaction)
+        if move.refusal is not None:
+            await reply_ephemeral(interaction, tr.say(move.refusal))
+            return
+        assert move.attempt is not None
+        embed, view = daily_board(move.attempt, tr, self.bot.dice_art)
+        await interaction.response.edit_message(embed=embed, view=view)
+        if move.ended:
+            await self._post_result(interaction, move.attempt, due)
+
+    async def _post_result(
+        self, interaction: discord.Interaction, attempt: DailyAttempt, due: asyncio.Future[list[Award]]
+    ) -> None:
+        public = await self._public(interaction)
+        expert = await self.bot.daily.expert(attempt.day)
+        await interaction.followup.send(daily_result(attempt, expert, public), ephemeral=False)
+        try:
+            awards = await asyncio.wait_for(due, AWARD_WAIT)
+        except TimeoutError:
+            log.warning("Achievements of %s's daily were not ready in time", attempt.user_id)
+            return
+        if awards:
+            await interaction.followup.send(awarded_text(attempt.name, awards, public), ephemeral=False)
+
+    async def _announce(self, awarded: Awarded) -> None:
+        """New achievements: a daily's go to the press that finished it, a game's to its channel."""
+        if awarded.daily is not None:
+            due = self._awards_due.get((awarded.daily.user_id, awarded.daily.day))
+            if due is not None and not due.done():
+                due.set_result(awarded.awards)
+            return
+        record = awarded.game
+        if record is None or not awarded.awards:
+            return
+        tr = self.public(await self.bot.config.language(record.guild_id), record.guild_id)
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        names = {player.user_id: player.name for player in record.players}
+        for user_id in sorted({award.user_id for award in awarded.awards}):
+            mine = [award for award in awarded.awards if award.user_id == user_id]
+            try:
+                await channel.send(awarded_text(names.get(user_id, "?"), mine, tr))
+            except discord.HTTPException as error:
+                log.warning("Could not announce achievements in channel %s: %s", record.channel_id, error)
+
+
+class DailyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """Every daily board's button: `farkle-daily:<day>:<seq>:<action>[:<arg>]`."""
+
+    def __init__(self, day: int, seq: str, action: str, arg: int | None) -> None:
+        tail = f":{arg}" if arg is not None else ""
+        super().__init__(discord.ui.Button(custom_id=f"farkle-daily:{day}:{seq}:{action}{tail}"))
+        self.day, self.seq, self.action, self.arg = day, seq, action, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DailyButton:
+        arg = int(match["arg"]) if match["arg"] is not None else None
+        return cls(int(match["day"]), match["seq"], match["action"], arg)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("FarkleBot", interaction.client)
+        bot.answering()
+        cog = cast(DailyCommands | None, bot.get_cog("Farkle"))
+        try:
+            if cog is not None:
+                await cog.on_daily_press(interaction, self.day, self.seq, self.action, self.arg)
+        except Exception as error:
+            await report_error(interaction, error)

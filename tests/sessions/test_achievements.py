@@ -1,0 +1,187 @@
+"""Every achievement's trigger, and awards that stay one row per member whatever repeats them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+
+from bot.engine import Game, Ruleset, ScriptedDice
+from bot.engine.daily import TURNS
+from bot.records import GameRecord
+from bot.sessions.achievements import (
+    ACHIEVEMENTS,
+    AchievementKeeper,
+    Awarded,
+    daily_achievements,
+    game_achievements,
+)
+from bot.sessions.daily_attempt import DailyAttempt
+from bot.sessions.stream import DailyEnded, GameEnded
+from bot.storage import Database
+from bot.storage.daily import SqlDailyStore
+from tests.records import player, synthetic
+from tests.storage.test_daily_store import attempt as daily_row
+
+ANA, BEN = 1, 2
+SIX_ONES = (1, 1, 1, 1, 1, 1)
+
+
+class Clock:
+    def now(self) -> float:
+        return 1_000.0
+
+    async def sleep_until(self, deadline: float) -> None:
+        raise AssertionError("nothing sleeps here")
+
+
+def played(rolls: Sequence[Sequence[int]], moves: Sequence[tuple[str, str, tuple[int, ...]]]) -> GameRecord:
+    """A replayable box-rules game between ANA and BEN (ANA won unless told), from scripted dice."""
+    rules = Ruleset.preset("box")
+    dice = ScriptedDice(rolls)
+    start = dice.state()
+    game = Game.new(rules, [str(ANA), str(BEN)], dice)
+    for kind, who, keep in moves:
+        getattr(game, kind)(who, keep)
+    record = synthetic("g1", player(ANA, won=True), player(BEN), ended_at=5.0, guild=1)
+    return replace(
+        record,
+        rules_json=rules.model_dump_json(),
+        dice_start_json=json.dumps(start),
+        actions_json=json.dumps([action.to_dict() for action in game.history]),
+    )
+
+
+def test_the_table_holds_about_fifteen_achievements_with_unique_ids() -> None:
+    assert 14 <= len(ACHIEVEMENTS) <= 18
+    assert len({a.id for a in ACHIEVEMENTS}) == len(ACHIEVEMENTS)
+
+
+def test_keeps_earn_a_straight_three_pairs_and_six_of_a_kind() -> None:
+    all_six = (0, 1, 2, 3, 4, 5)
+    record = played(
+        [(6, 2), (1, 2, 3, 4, 5, 6), (2, 2, 3, 3, 4, 4), (5, 5, 5, 5, 5, 5)],
+        [("roll", "1", ()), ("roll", "1", all_six), ("roll", "1", all_six), ("bank", "1", all_six)],
+    )
+    earned = game_achievements(record)
+    assert {"straight", "three_pairs", "six_of_a_kind"} <= earned[ANA]
+    assert not {"straight", "three_pairs", "six_of_a_kind"} & earned[BEN]
+
+
+def test_winning_after_trailing_by_five_thousand_is_a_comeback() -> None:
+    all_six = (0, 1, 2, 3, 4, 5)
+    moves = [("roll", "2", ()), ("roll", "2", all_six), ("bank", "2", all_six)]  # ben banks 6,000
+    record = played([(2, 6), SIX_ONES, SIX_ONES], moves)
+    assert "comeback" in game_achievements(record)[ANA]
+    not_behind = played([(2, 6), SIX_ONES], [*moves[:1], ("bank", "2", all_six)])  # 3,000 behind
+    assert "comeback" not in game_achievements(not_behind)[ANA]
+
+
+def test_numbers_of_a_game_earn_wins_hot_dice_big_turns_and_beating_computers() -> None:
+    winner = replace(player(ANA, won=True, best=3000), hot_dice=1, farkles=0)
+    master = replace(player(-1, placement=2), computer="master", user_id=-1)
+    expert = replace(player(-2, placement=3), computer="expert", user_id=-2)
+    loser = replace(player(BEN, best=2950), hot_dice=0)
+    crowd = synthetic("g2", winner, master, expert, loser, ended_at=5.0, guild=1)  # not replayable
+    earned = game_achievements(crowd)
+    assert earned[ANA] == {
+        "first_win",
+        "hot_dice",
+        "big_turn",
+        "flawless",
+        "crowd",
+        "beat_master",
+        "beat_expert",
+    }
+    assert earned[BEN] == set() and -1 not in earned
+    pair = synthetic("g3", player(ANA, won=True), player(BEN), ended_at=5.0, guild=1)
+    assert game_achievements(pair)[ANA] == {"first_win"}  # one Farkle: not flawless; two players
+
+
+def daily(ends: str, points: Sequence[int], kept: Sequence[tuple[int, ...]] = ()) -> DailyAttempt:
+    names = {"b": "banked", "f": "farkled", "h": "hot"}
+    return DailyAttempt(
+        user_id=ANA,
+        name="ana",
+        guild_id=1,
+        day=20_000,
+        score=sum(points),
+        turn_number=TURNS,
+        rolls=0,
+        roll=(),
+        selected=(),
+        turn_total=0,
+        dice_left=6,
+        ends=tuple(names[e] for e in ends),  # type: ignore[misc]
+        turn_points=tuple(points),
+        kept=tuple(kept),
+        finished=True,
+    )
+
+
+def test_a_daily_earns_by_its_turns_its_score_expert_and_the_streak() -> None:
+    plain = daily("bbbbbbbbbf", [300] * 9 + [0])
+    assert daily_achievements(plain, expert=5000, streak=1) == {"daily_first"}
+    clean = daily("bbbbbbbbbh", [300] * 9 + [3300], kept=[(1, 2, 3, 4, 5, 6)])
+    assert daily_achievements(clean, expert=5999, streak=7) == {
+        "daily_first",
+        "daily_clean",
+        "daily_high",
+        "daily_expert",
+        "daily_streak",
+        "hot_dice",
+        "big_turn",
+        "straight",
+    }
+    assert "daily_expert" not in daily_achievements(clean, expert=clean.score, streak=1)
+    assert "daily_streak" not in daily_achievements(clean, expert=9999, streak=6)
+
+
+async def test_a_replayed_game_end_or_daily_end_awards_nothing_twice(database: Database) -> None:
+    store = SqlDailyStore(database)
+    heard: list[Awarded] = []
+
+    async def expert(day: int) -> int:
+        return 10_000
+
+    async def listen(awarded: Awarded) -> None:
+        heard.append(awarded)
+
+    keeper = AchievementKeeper(store, Clock(), expert)
+    keeper.on_awarded(listen)
+    record = synthetic("g9", player(ANA, won=True, best=3500), player(BEN), ended_at=5.0, guild=1)
+    await keeper(GameEnded(record))
+    await keeper(GameEnded(record))  # a crash between the delivery and the mark: announced again
+    await store.save(daily_row(ANA, 20_000, score=900), None)
+    finished = daily("bbbbbbbbbf", [100] * 9 + [0])
+    await keeper(DailyEnded(finished))
+    await keeper(DailyEnded(finished))
+    assert [[a.achievement for a in h.awards] for h in heard] == [
+        ["big_turn", "first_win"],
+        [],
+        ["daily_first"],
+        [],
+    ]
+    rows = await store.achievements(ANA)
+    assert sorted((a.achievement, a.source) for a in rows) == [
+        ("big_turn", "g9"),
+        ("daily_first", "daily:20000"),
+        ("first_win", "g9"),
+    ]
+    assert await store.unawarded() == []
+
+
+async def test_the_seventh_daily_in_a_row_earns_the_streak(database: Database) -> None:
+    store = SqlDailyStore(database)
+
+    async def expert(day: int) -> int:
+        return 10_000
+
+    keeper = AchievementKeeper(store, Clock(), expert)
+    days = {ANA: range(19_994, 20_001), BEN: [19_993, *range(19_995, 20_001)]}  # ben missed a day
+    for user_id, played_days in days.items():
+        for day in played_days:
+            await store.save(daily_row(user_id, day, score=500), None)
+        await keeper(DailyEnded(replace(daily("bbbbbbbbbf", [50] * 9 + [0]), user_id=user_id)))
+    assert "daily_streak" in {a.achievement for a in await store.achievements(ANA)}
+    assert "daily_streak" not in {a.achievement for a in await store.achievements(BEN)}
