@@ -28,6 +28,7 @@ from bot.render.language import Translator
 from bot.sessions.achievements import Awarded
 from bot.sessions.daily import DailyMove
 from bot.sessions.daily_attempt import DailyAttempt
+from cogs.board import Boards
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -140,11 +141,21 @@ class DailyCommands(commands.Cog):
             return
         tr = self.public(await self.bot.config.language(record.guild_id), record.guild_id)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        delivery = cast(Boards, self.bot.get_cog(Boards.__cog_name__)).delivery
+        # Where the app is not a member, channel routes are refused: only the game's token can post.
+        by_token = delivery.holds(record.channel_id)
+        member = record.guild_id != record.channel_id and self.bot.get_guild(record.guild_id) is not None
         names = {player.user_id: player.name for player in record.players}
         for user_id in sorted({award.user_id for award in awarded.awards}):
-            mine = [award for award in awarded.awards if award.user_id == user_id]
+            text = awarded_text(
+                names.get(user_id, "?"), [a for a in awarded.awards if a.user_id == user_id], tr
+            )
+            if by_token or not member:
+                if not await delivery.tell(record.channel_id, text):
+                    log.info("No live token to announce achievements in conversation %s", record.channel_id)
+                continue
             try:
-                await channel.send(awarded_text(names.get(user_id, "?"), mine, tr))
+                await channel.send(text)
             except discord.HTTPException as error:
                 log.warning("Could not announce achievements in channel %s: %s", record.channel_id, error)
 

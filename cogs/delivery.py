@@ -107,6 +107,24 @@ class Delivery:
             return False
         return True
 
+    def holds(self, channel_id: int) -> bool:
+        """Whether this process reaches the conversation's game through an interaction token."""
+        return channel_id in self._tokens
+
+    async def tell(self, channel_id: int, text: str) -> bool:
+        """A public line for the conversation (achievements, say) as a follow-up of the freshest token,
+        while one lives and has a follow-up left; False otherwise (nothing is sent)."""
+        token = self._live(self._tokens.get(channel_id))
+        if token is None or token.follow_ups >= FOLLOW_UP_LIMIT:
+            return False
+        token.follow_ups += 1
+        try:
+            await token.interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("Could not post in conversation %s: %s", channel_id, error)
+            return False
+        return True
+
     async def swap_ping(self, snapshot: Snapshot, user_id: int | None, text: str) -> None:
         """The conversation's one ping: a follow-up mentioning exactly `user_id` (None: nobody) while
         the freshest token has one left, then the previous ping deleted through the token that sent it.
