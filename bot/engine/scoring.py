@@ -7,10 +7,10 @@ then looked up: the key is the sorted tuple of faces.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 
@@ -32,10 +32,6 @@ class ScoringOption:
 
 def _counts(dice: Faces) -> tuple[int, ...]:
     return tuple(dice.count(face) for face in range(1, 7))
-
-
-def _faces(counts: Sequence[int]) -> Faces:
-    return tuple(face for face in range(1, 7) for _ in range(counts[face - 1]))
 
 
 def _kind_points(rules: Ruleset, face: int, n: int) -> int | None:
@@ -84,8 +80,16 @@ def _combinations(rules: Ruleset) -> dict[Faces, int]:
     return combos
 
 
-def _sub_multisets(counts: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-    return product(*(range(c + 1) for c in counts))
+@cache
+def _multisets() -> tuple[tuple[Faces, tuple[Faces, ...]], ...]:
+    """Every multiset of 0-6 dice, fewest dice first, with its sub-multisets in an order where the i-th
+    from the end is what the i-th leaves (the counts run through `product`): the same for every
+    ruleset, so built once per process."""
+    faces = {_counts(dice): dice for n in range(7) for dice in combinations_with_replacement(range(1, 7), n)}
+    return tuple(
+        (dice, tuple(faces[sub] for sub in product(*(range(c + 1) for c in counts))))
+        for counts, dice in faces.items()
+    )
 
 
 class ScoringTables:
@@ -94,23 +98,19 @@ class ScoringTables:
     __slots__ = ("best", "farkle", "options", "score")
 
     def __init__(self, rules: Ruleset) -> None:
-        # Each partition is found once: through the block holding a die of the lowest face present.
-        combos: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(6)]
-        for dice, points in _combinations(rules).items():
-            combos[dice[0] - 1].append((_counts(dice), points))
-        best: dict[tuple[int, ...], int | None] = {}
-        for n in range(7):
-            for dice in combinations_with_replacement(range(1, 7), n):
-                best[_counts(dice)] = _best_split(_counts(dice), combos, best)
-        self.score: dict[Faces, int] = {
-            _faces(counts): points for counts, points in best.items() if points is not None and any(counts)
+        combos = _combinations(rules)
+        best: dict[Faces, int | None] = {}  # best points of a partition into combinations
+        for dice, subs in _multisets():
+            best[dice] = _best_split(dice, subs, combos, best) if dice else 0
+        self.score: dict[Faces, int] = {d: points for d, points in best.items() if points is not None and d}
+        # One option per scoring keep, shared by every roll holding it; a roll lists them in this order.
+        ranked = sorted(self.score.items(), key=lambda item: (-item[1], len(item[0]), item[0]))
+        keep = {dice: ScoringOption(dice, points) for dice, points in ranked}
+        rank = {dice: i for i, dice in enumerate(keep)}
+        self.options: dict[Faces, tuple[ScoringOption, ...]] = {
+            roll: tuple(keep[d] for d in sorted(filter(keep.__contains__, subs), key=rank.__getitem__))
+            for roll, subs in _multisets()
         }
-        self.options: dict[Faces, tuple[ScoringOption, ...]] = {}
-        for counts in best:
-            subs = (_faces(sub) for sub in _sub_multisets(counts))
-            keeps = [ScoringOption(dice, self.score[dice]) for dice in subs if dice in self.score]
-            keeps.sort(key=lambda o: (-o.points, len(o.dice), o.dice))
-            self.options[_faces(counts)] = tuple(keeps)
         self.best: dict[Faces, int] = {
             roll: opts[0].points if opts else 0 for roll, opts in self.options.items()
         }
@@ -128,27 +128,28 @@ class ScoringTables:
 
 def outcome_count(roll: Sequence[int]) -> int:
     """How many ordered rolls show these faces (the multinomial weight of the multiset)."""
-    result = factorial(len(roll))
-    for face in set(roll):
-        result //= factorial(list(roll).count(face))
+    return _weight(tuple(sorted(roll)))
+
+
+@cache
+def _weight(faces: Faces) -> int:
+    result = factorial(len(faces))
+    for face in set(faces):
+        result //= factorial(faces.count(face))
     return result
 
 
 def _best_split(
-    counts: tuple[int, ...],
-    combos: list[list[tuple[tuple[int, ...], int]]],
-    best: dict[tuple[int, ...], int | None],
+    dice: Faces, subs: tuple[Faces, ...], combos: dict[Faces, int], best: dict[Faces, int | None]
 ) -> int | None:
-    """Best points of a partition of `counts` into combinations (smaller multisets already in `best`)."""
-    lowest = next((face for face, c in enumerate(counts) if c), None)
-    if lowest is None:
-        return 0
+    """Best points of a partition of `dice` into combinations (smaller multisets already in `best`).
+    Each partition is found once: through the block holding a die of the lowest face present."""
     result: int | None = None
-    for combo, points in combos[lowest]:
-        rest = tuple(c - k for c, k in zip(counts, combo, strict=True))
-        if min(rest) < 0:
+    for i, block in enumerate(subs):
+        points = combos.get(block)
+        if points is None or block[0] != dice[0]:
             continue
-        rest_points = best[rest]
+        rest_points = best[subs[-1 - i]]
         if rest_points is not None and (result is None or points + rest_points > result):
             result = points + rest_points
     return result

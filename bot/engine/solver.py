@@ -18,11 +18,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from math import gcd
 from typing import Any
 
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import (
+    ScoringOption,
     is_penalty_roll,
     outcome_count,
     scoring_options,
@@ -49,10 +51,10 @@ Keeps = tuple[tuple[int, int], ...]
 Outcomes = tuple[list[tuple[float, Keeps]], float]
 
 
-def _best_keep_per_count(roll: Sequence[int], rules: Ruleset) -> dict[int, tuple[tuple[int, ...], int]]:
+def _best_keep_per_count(options: Sequence[ScoringOption]) -> dict[int, tuple[tuple[int, ...], int]]:
     """Dice kept -> (faces, points) of the best keep with that many dice (options come best first)."""
     best: dict[int, tuple[tuple[int, ...], int]] = {}
-    for option in scoring_options(roll, rules):
+    for option in options:
         best.setdefault(len(option.dice), (option.dice, option.points))
     return best
 
@@ -67,8 +69,9 @@ def roll_outcomes(rules: Ruleset, n: int, unit: int, prune: bool, apart: bool = 
     grouped: dict[Keeps, float] = {}
     penalty = 0.0
     tables = scoring_tables(rules)
-    for roll in tables.options:
-        if len(roll) != n or not tables.options[roll]:
+    for roll in combinations_with_replacement(range(1, 7), n):
+        options = tables.options[roll]
+        if not options:
             continue
         p = outcome_count(roll) / 6**n
         if is_penalty_roll(roll, rules):
@@ -77,9 +80,9 @@ def roll_outcomes(rules: Ruleset, n: int, unit: int, prune: bool, apart: bool = 
         if apart and wins_at_once(roll, rules):
             continue
         if prune:
-            candidates = list(_best_keep_per_count(roll, rules).values())
+            candidates = list(_best_keep_per_count(options).values())
         else:
-            candidates = [(option.dice, option.points) for option in tables.options[roll]]
+            candidates = [(option.dice, option.points) for option in options]
         keeps = tuple(sorted({(points // unit, n - len(dice)) for dice, points in candidates}))
         grouped[keeps] = grouped.get(keeps, 0.0) + p
     return [(p, keeps) for keeps, p in grouped.items()], penalty
@@ -147,7 +150,7 @@ class TurnPolicy:
             return Decision((), False, float(self.rules.penalty_roll or 0))
         best = Decision((), False, 0.0)
         found = False
-        for kept, (faces, points) in sorted(_best_keep_per_count(roll, self.rules).items()):
+        for kept, (faces, points) in sorted(_best_keep_per_count(scoring_options(roll, self.rules)).items()):
             value, bank = self.after_keep(turn_total + points, len(roll) - kept, rolls)
             if not found or value > best.expected:
                 best, found = Decision(faces, bank, value), True

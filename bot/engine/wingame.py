@@ -160,23 +160,24 @@ def _ending(
     """`[j, over]`: the chance to win after banking `over` units past the target against bank index j."""
     if rules.end_rule == "last_loses":
         return np.ones((size, 1))
-    reach = reach_table(rules)
     target = size - offset
     exact = rules.end_rule == "exact"
     beyond = size + 1 if exact else -(-margin // unit)
-    ending = np.empty((size, beyond))
-    for j in range(size):
-        floor = int(bank_from[j])
-        for over in range(beyond):
-            if exact:  # the points over go to the opponent, who may then tie by reaching the target
-                gap = target - (j - offset) - over
-                ending[j, over] = 0.5 if gap <= 0 else 1.0 - 0.5 * reach.rolling(max(gap, floor), 6)
-                continue
-            gap = size + over - j  # the opponent ties by gaining `gap`, passes by one unit more
-            passes = reach.rolling(max(gap + 1, floor), 6)
-            ties = reach.rolling(max(gap, floor), 6) - passes
-            ending[j, over] = 1.0 - passes - 0.5 * ties
-    return ending
+    banks = np.arange(size)[:, None]
+    over = np.arange(beyond)[None, :]
+    floor = bank_from[:, None]
+    if exact:  # the points over go to the opponent, who may then tie by reaching the target
+        gap = target - (banks - offset) - over
+        tie = np.maximum(gap, floor)
+        six = reach_table(rules).rolling_upto(int(tie.max()), 6)
+        ending: FloatArray = np.where(gap <= 0, 0.5, 1.0 - 0.5 * six[tie])
+        return ending
+    gap = size + over - banks  # the opponent ties by gaining `gap`, passes by one unit more
+    tie, passing = np.maximum(gap, floor), np.maximum(gap + 1, floor)
+    six = reach_table(rules).rolling_upto(int(passing.max()), 6)
+    passes: FloatArray = six[passing]
+    ties: FloatArray = six[tie] - passes
+    return 1.0 - passes - 0.5 * ties
 
 
 def streak_count(rules: Ruleset) -> int:
