@@ -41,10 +41,11 @@ from bot.settings import GameSettings, Settings
 LOCALES = {"en": "en-US", "de": "de", "fr": "fr", "es": "es-ES", "pt-BR": "pt-BR"}
 TICK = 0.2  # seconds between two looks at the wall clock
 MOST_PER_TICK = 0.5  # seconds of bot time one tick may move, so moves a busy loop held back come one by one
-# A page action waits for the bot SETTLE_SHARE of a computer's pause: a press returns before the computer's
-# first step, and the steps reach the page one by one through the driver, never all at once in a press.
 COMPUTER_PAUSE = 1.0
-SETTLE_SHARE = 0.9
+# How long SimCord waits for the bot to go idle after a page action or a clock step before it calls the
+# bot stuck: the bot is usually idle within milliseconds, but a loaded machine must slow the table, not
+# break it. (A computer's steps still reach the page one by one: each waits on the clock the driver moves.)
+SETTLE_PATIENCE = 30.0
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Table:
     friend: simcord.MemberActor
     preview: Preview
     gate: asyncio.Lock = field(default_factory=asyncio.Lock)
-    publications: int = 0  # background changes published to the page
+    published: str = ""  # a digest of the channel as the page last showed it (`channel_state`)
 
     @property
     def url(self) -> str:
@@ -127,7 +128,7 @@ async def follow_the_clock(table: Table) -> None:
     """
     loop = asyncio.get_running_loop()
     wall, bot_time = loop.time(), table.env.now()
-    shown = channel_state(table)
+    table.published = channel_state(table)
     while True:
         await asyncio.sleep(TICK)
         async with table.gate:
@@ -136,10 +137,9 @@ async def follow_the_clock(table: Table) -> None:
                 if behind > 0:
                     await table.env.advance_time(min(behind, MOST_PER_TICK))
                 now = channel_state(table)
-                if now != shown:
+                if now != table.published:
                     await table.preview.refresh()
-                    table.publications += 1
-                    shown = now
+                    table.published = now
 
 
 @contextlib.asynccontextmanager
@@ -155,7 +155,7 @@ async def play_world(
     locale = LOCALES[language]
     bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
     await asyncio.to_thread(adopt_shipped_win_tables)
-    env = simcord.Env(bot, settle_timeout=pause * SETTLE_SHARE, check_errors=False)
+    env = simcord.Env(bot, settle_timeout=SETTLE_PATIENCE, check_errors=False)
     await env.start()
     try:
         guild = env.create_guild("Farkle", preferred_locale=locale)
