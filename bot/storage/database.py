@@ -51,6 +51,10 @@ class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot; refusing protects its data."""
 
 
+class SchemaBehind(RuntimeError):
+    """The database needs migrating, and this process was asked not to do it (`open_database`)."""
+
+
 class DatabaseUnavailable(RuntimeError):
     """The database can't be opened or migrated: one sentence for the operator, naming the setting."""
 

@@ -15,7 +15,7 @@ from bot.ratings import rate_game
 from bot.sessions.archive import record_of
 from bot.storage import Database, SchemaTooNew, open_database
 from bot.storage.database import BUSY_TIMEOUT_MS, sqlalchemy_url
-from bot.storage.schema import available_legacy, legacy_upgrade, revisions
+from bot.storage.schema import available_legacy, head_revision, legacy_upgrade, revisions
 from bot.storage.sessions import SqlSessionStore
 from tests.storage.test_results import ANA, BEN, GUILD, NOW, board, finished, seat
 
@@ -44,6 +44,10 @@ async def test_a_fresh_database_gets_every_revision_and_a_second_run_changes_not
     assert applied == []
     assert await db.read(_schema) == before
     await db.close()
+
+
+def test_the_head_read_from_file_names_is_alembics() -> None:
+    assert head_revision() == revisions()[-1]
 
 
 async def test_a_newer_schema_is_refused(database: Database) -> None:
