@@ -8,6 +8,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 import orjson
@@ -49,6 +50,13 @@ class TableSettings:
     # Discord refuses channel routes there, so the game lives in interaction responses only.
     channel_routes: bool = True
     live_odds: bool = True  # two-player boards show both chances to win (README: why on)
+
+
+@lru_cache(maxsize=256)
+def _shared(table: TableSettings) -> TableSettings:
+    """One instance per distinct table settings, as games share their ruleset: hundreds of live games
+    hold a handful of them, not one each."""
+    return table
 
 
 @dataclass
@@ -155,6 +163,9 @@ class Session:
     _odds: tuple[tuple[object, ...], tuple[tuple[int, float], ...]] | None = field(
         default=None, repr=False, compare=False
     )  # the live chances of the last moment drawn
+
+    def __post_init__(self) -> None:
+        self.table = _shared(self.table)
 
     @property
     def max_players(self) -> int:
