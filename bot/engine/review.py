@@ -38,6 +38,8 @@ REVIEW_VERSION = 1
 # or 50 expected points of the turn (a tenth of what an optimal turn is worth under the presets).
 COSTLY: dict[Measure, float] = {"win": 0.02, "turn": 50.0}
 COSTLIEST_SHOWN = 3
+# Flawless play: at least this accuracy and no costly mistake (the review's top verdict).
+FLAWLESS_ACCURACY = 0.995
 _SAME = 1e-9  # values closer than this are one value (float noise)
 
 
@@ -81,11 +83,16 @@ class PlayerReview:
     costliest: tuple[Decision, ...]  # at most `COSTLIEST_SHOWN`, costliest first, each costing something
 
     @property
+    def flawless(self) -> bool:
+        """Every decision was the best one (to float noise and within the review's tolerance)."""
+        return self.accuracy is not None and self.accuracy >= FLAWLESS_ACCURACY and not self.mistakes
+
+    @property
     def verdict(self) -> Message:
         """One line on how the player did, by accuracy and mistakes."""
         if self.accuracy is None:
             return Message("No decision that mattered.")
-        if self.accuracy >= 0.995 and not self.mistakes:
+        if self.flawless:
             return Message("Flawless: every decision was the best one.")
         if self.accuracy >= 0.95:
             return Message("Sharp play, close to the solver's.")

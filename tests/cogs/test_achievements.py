@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bot.engine.winprob import forget
 from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import FARKLE, ROLL_OFF, SIX_ONES, act, big_turn, board_message, open_game, title
 from tests.cogs.test_persistence import finish_quickly
 
 
@@ -20,3 +22,24 @@ async def test_a_won_game_announces_its_achievements_and_stats_list_them(table: 
     ben = await table.ben.slash(table.channel, "farkle stats")
     nothing = next(f for f in ben.response.embeds[0].fields if f.name.startswith("Achievements"))
     assert nothing.value == "None yet."
+
+
+async def test_a_member_who_always_plays_the_best_move_earns_a_perfect_review(
+    table: Table, dice: Dice
+) -> None:
+    forget()  # reviewed in turn points, where keeping six 1s and rolling on is best up to 10,000 and beyond
+    dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE, FARKLE, *[SIX_ONES] * 5, FARKLE, *[SIX_ONES] * 5, FARKLE)
+    await open_game(table.channel, table.ana, table.ben)
+    await big_turn(table.ana, table.channel, 5, then="roll")  # five decisions, each the best; then a Farkle
+    await act(table.ben, table.channel, "roll")  # Farkles
+    await big_turn(table.ana, table.channel, 5, then="roll")  # five more
+    await big_turn(table.ben, table.channel, 5)  # banks 10,000: ana's last chance
+    await act(table.ana, table.channel, "roll")  # Farkles: ben wins
+    assert title(board_message(table.channel)) == "🏆 ben wins!"
+
+    announced = [m.content for m in table.channel.history() if m.content.startswith("🏅")]
+    perfect = [text for text in announced if "**Perfect review**" in text]
+    assert len(perfect) == 1 and "**ana** earned" in perfect[0], announced
+    stats = await table.ana.slash(table.channel, "farkle stats")
+    listed = next(f for f in stats.response.embeds[0].fields if f.name.startswith("Achievements"))
+    assert f"🏅 Perfect review · {table.env.now().date().isoformat()}" in (listed.value or "")
