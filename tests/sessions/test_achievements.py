@@ -59,6 +59,22 @@ def played(rolls: Sequence[Sequence[int]], moves: Sequence[tuple[str, str, tuple
     )
 
 
+async def expert_scores_ten_thousand(day: int) -> int:
+    return 10_000
+
+
+def listened(store: SqlDailyStore) -> tuple[AchievementKeeper, list[Awarded]]:
+    """A keeper (expert scores 10,000 on every daily) and the list of what it tells its listeners."""
+    heard: list[Awarded] = []
+
+    async def listen(awarded: Awarded) -> None:
+        heard.append(awarded)
+
+    keeper = AchievementKeeper(store, Clock(), expert_scores_ten_thousand)
+    keeper.on_awarded(listen)
+    return keeper, heard
+
+
 async def reviewed(seed: int) -> tuple[GameRecord, GameReview]:
     """A game of member 1 playing like `easy` and member 2 playing exactly like `expert`, reviewed in turn
     points (no win tables), where `expert`'s every decision is the best one."""
@@ -167,16 +183,7 @@ async def test_a_flawless_review_of_ten_decisions_or_more_earns_a_perfect_review
 
 async def test_a_replayed_review_awards_a_perfect_review_once(database: Database) -> None:
     store = SqlDailyStore(database)
-    heard: list[Awarded] = []
-
-    async def expert(day: int) -> int:
-        return 10_000
-
-    async def listen(awarded: Awarded) -> None:
-        heard.append(awarded)
-
-    keeper = AchievementKeeper(store, Clock(), expert)
-    keeper.on_awarded(listen)
+    keeper, heard = listened(store)
     game, review = await reviewed(6)
     await keeper(GameReviewed(game, review))
     await keeper(GameReviewed(game, review))  # a start-up publishing it again
@@ -191,16 +198,7 @@ async def test_a_replayed_review_awards_a_perfect_review_once(database: Database
 
 async def test_a_replayed_game_end_or_daily_end_awards_nothing_twice(database: Database) -> None:
     store = SqlDailyStore(database)
-    heard: list[Awarded] = []
-
-    async def expert(day: int) -> int:
-        return 10_000
-
-    async def listen(awarded: Awarded) -> None:
-        heard.append(awarded)
-
-    keeper = AchievementKeeper(store, Clock(), expert)
-    keeper.on_awarded(listen)
+    keeper, heard = listened(store)
     record = synthetic("g9", player(ANA, won=True, best=3500), player(BEN), ended_at=5.0, guild=1)
     await keeper(GameEnded(record))
     await keeper(GameEnded(record))  # a crash between the delivery and the mark: announced again
@@ -225,11 +223,7 @@ async def test_a_replayed_game_end_or_daily_end_awards_nothing_twice(database: D
 
 async def test_the_seventh_daily_in_a_row_earns_the_streak(database: Database) -> None:
     store = SqlDailyStore(database)
-
-    async def expert(day: int) -> int:
-        return 10_000
-
-    keeper = AchievementKeeper(store, Clock(), expert)
+    keeper, _ = listened(store)
     days = {ANA: range(19_994, 20_001), BEN: [19_993, *range(19_995, 20_001)]}  # ben missed a day
     for user_id, played_days in days.items():
         for day in played_days:
