@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("playwright.async_api", reason="playwright is not installed (pip install '.[play]')")
 
 from PIL import Image, ImageStat
-from play import Table, play_world
+from play import FRIENDS_NAME, YOUR_NAME, Table, play_world
 from playwright.async_api import async_playwright
 from screenshots import CHROMIUM, NO_CHROMIUM, browser_page, one_game
 from table_moves import (
@@ -88,10 +88,10 @@ async def test_the_friend_joins_from_the_viewer_switch_and_commands_answer(tmp_p
             await page.wait_for_function(
                 "(shown) => document.querySelectorAll('article.channel-message').length > shown", arg=shown
             )
-        await page.get_by_label("Viewing as").select_option(label="friend")
+        await page.get_by_label("Viewing as").select_option(label=FRIENDS_NAME)
         await settled(page)
         await click_on_page(page, table, "join")
-        await page.get_by_label("Viewing as").select_option(label="you")
+        await page.get_by_label("Viewing as").select_option(label=YOUR_NAME)
         await settled(page)
         await click_on_page(page, table, "start")
         snapshot = table.bot.sessions.snapshot(table.channel.id)
