@@ -28,7 +28,7 @@ from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.scoring import wins_at_once
 from bot.engine.solver import solve
-from bot.engine.strategies import Expert, _points_to_beat
+from bot.engine.strategies import last_chance, points_to_beat
 from bot.engine.winprob import WinTables, table_key
 
 Measure = Literal["win", "turn"]
@@ -186,20 +186,19 @@ def _win_valuer(game: Game, tables: WinTables) -> Valuer | None:
 
 def _chase_valuer(game: Game) -> Valuer | None:
     """The chance of passing the leader on a last chance (final round, playoff), else None."""
-    view = turn_view(game)
-    goal = _points_to_beat(game, view)
-    if goal is None:
+    chase = last_chance(game, turn_view(game))
+    if chase is None:
         return None
-    goal = max(goal, view.bank_from)
-    judge = Expert(game.rules)._judge(game, view)
     return lambda move: (
-        float(move.total >= goal) if move.kind == "bank" else judge.expected_if_rolling(move.total, move.dice)
+        float(move.total >= chase.goal)
+        if move.kind == "bank"
+        else chase.expected_if_rolling(move.total, move.dice)
     )
 
 
 def _turn_valuer(game: Game) -> Valuer | None:
     view = turn_view(game)
-    if _points_to_beat(game, view) is not None:
+    if points_to_beat(game, view) is not None:
         return None  # a last chance to pass a leader: points are not the goal
     policy = solve(game.rules, view.me.on_board)
     rolls = 0 if game.phase == "turn_start" else game.turn_rolls
