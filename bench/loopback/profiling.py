@@ -117,11 +117,11 @@ class StackSampler:
         self._seconds: Counter[tuple[int, tuple[FunctionKey, ...]]] = Counter()
         self._clocks: dict[int, int] = {}
         self._used: dict[int, float] = {}
+        self._collecting: dict[int, float] = {}  # a collection's start, on its thread's CPU clock
 
     def start(self) -> None:
         for thread in sys._current_frames():
             self._used[thread] = self._cpu(thread)
-        self._collecting: dict[int, float] = {}
         gc.callbacks.append(self._collection)
         signal.signal(signal.SIGALRM, self._sample)
         signal.setitimer(signal.ITIMER_REAL, self.INTERVAL, self.INTERVAL)
