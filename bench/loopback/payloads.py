@@ -27,6 +27,8 @@ MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 35) | (1 << 38)
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15  # set by the sender, never removed: discord.py reads such a message's layout
+SENT_FLAGS = EPHEMERAL | COMPONENTS_V2  # the flags a bot's message keeps from what it sent
 CHANNELS_PER_GUILD = 50
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MESSAGES = 1 << 9
@@ -278,6 +280,7 @@ def edit(stored: JSONDict, body: JSONDict) -> None:
     for key in EDITABLE:
         if key in body:
             stored[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+    stored["flags"] |= int(body.get("flags") or 0) & COMPONENTS_V2
     stored["edited_timestamp"] = now_iso()
 
 
@@ -325,8 +328,26 @@ def interaction(
 
 
 def components_of(stored: JSONDict) -> list[JSONDict]:
-    """Every button and select on a message, rows flattened."""
+    """Every button and select on a message, rows and Components V2 containers and sections flattened."""
     found = []
-    for row in stored.get("components", []):
-        found.extend(row.get("components", [row]))
+    for component in stored.get("components", []):
+        if "custom_id" in component:
+            found.append(component)
+        found.extend(components_of(component))
+        accessory = component.get("accessory")
+        if accessory is not None and "custom_id" in accessory:
+            found.append(accessory)
     return found
+
+
+def text_of(stored: JSONDict) -> str:
+    """What a member reads on a message: its embeds' descriptions and its text displays, in order."""
+    parts = [str(embed.get("description", "")) for embed in stored.get("embeds", [])]
+
+    def walk(components: list[JSONDict]) -> None:
+        for component in components:
+            parts.append(str(component.get("content", "")))
+            walk(component.get("components", []))
+
+    walk(stored.get("components", []))
+    return "\n".join(parts)

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from bot.engine import Ruleset, scoring_options
 
-from .payloads import JSONDict, Person, Table, components_of
+from .payloads import JSONDict, Person, Table, components_of, text_of
 from .server import Interaction, LoopbackDiscord, Outcome
 from .trivial_bot import BUTTONS, board_message
 
@@ -101,9 +101,9 @@ class FarklePlayers:
 
     def next_move(self, board: Board) -> Move | None:
         stored = self.server.messages.get(board.message_id)
-        if stored is None or not stored["embeds"]:
+        if stored is None:
             return None
-        description = stored["embeds"][0].get("description", "")
+        description = text_of(stored)
         person = next(
             (p for p in (board.table.host, board.table.guest) if f"**{p.name}'s turn**" in description), None
         )

@@ -34,7 +34,7 @@ from .gateway import (
     RESUME,
     GatewayConnection,
 )
-from .payloads import API, EPHEMERAL, GATEWAY_PATH, LOADING, JSONDict, Person, Table, World
+from .payloads import API, EPHEMERAL, GATEWAY_PATH, LOADING, SENT_FLAGS, JSONDict, Person, Table, World
 
 INTERACTION_DEADLINE = 3.0  # seconds Discord waits for the interaction callback
 APPLICATION_COMMAND, MESSAGE_COMPONENT = 2, 3
@@ -386,7 +386,7 @@ class LoopbackDiscord:
         kind, data = int(body["type"]), body.get("data") or {}
         flags = int(data.get("flags") or 0)
         if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
-            flags = (flags & EPHEMERAL) | (LOADING if kind == DEFERRED_CHANNEL_MESSAGE else 0)
+            flags = (flags & SENT_FLAGS) | (LOADING if kind == DEFERRED_CHANNEL_MESSAGE else 0)
             message_kind = CHAT_INPUT_MESSAGE if interaction.kind == APPLICATION_COMMAND else 0
             created = self._create(interaction.table, data, flags=flags, kind=message_kind, webhook=True)
             interaction.response_message_id = int(created["id"])
@@ -424,7 +424,7 @@ class LoopbackDiscord:
         if interaction is None:
             return discord_error(404, 10015, "Unknown Webhook")
         body = await read_body(request)
-        flags = int(body.get("flags") or 0) & EPHEMERAL
+        flags = int(body.get("flags") or 0) & SENT_FLAGS
         created = self._create(interaction.table, body, flags=flags, webhook=True)
         if request.query.get("wait") in ("true", "1", "True"):
             return json_response(created)
@@ -448,7 +448,8 @@ class LoopbackDiscord:
         table = self.tables.get(int(request.match_info["channel"]))
         if table is None:
             return discord_error(404, 10003, "Unknown Channel")
-        return json_response(self._create(table, await read_body(request)))
+        body = await read_body(request)
+        return json_response(self._create(table, body, flags=int(body.get("flags") or 0) & SENT_FLAGS))
 
     async def _channel_message(self, request: web.Request) -> web.Response:
         table = self.tables.get(int(request.match_info["channel"]))
