@@ -51,6 +51,8 @@ EXTENSIONS = ("cogs.board", "cogs.farkle", "cogs.config")
 DRAIN_SECONDS = 8.0
 # How long a turn ping waits for the answers being sent to finish first, at the most.
 FOLLOW_UP_WAIT = 1.0
+# A start-up reviews the games of this many last seconds that a crash left unreviewed.
+REVIEW_RECOVERY_SECONDS = 7 * 24 * 3600
 # A shard process that started before the die emojis were uploaded looks again this often, this many times.
 ART_LOOK_EVERY = 60.0
 ART_LOOKS = 30
@@ -193,7 +195,7 @@ class FarkleBot(commands.AutoShardedBot):
             win_tables=self._win_tables,
         )
         self._config = ConfigService(SqlConfigStore(self._db), self.settings.game, self.clock)
-        self._reviews = GameReviews(SqlReviewStore(self._db))
+        self._reviews = GameReviews(SqlReviewStore(self._db), self._sessions.events.publish)
         self._sessions.subscribe(self._reviews.on_event)  # before `restore`, which announces missed ends
         self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate, self._reviews)
         self._daily = DailyManager(SqlDailyStore(self._db), self.clock, self._sessions.events)
@@ -205,8 +207,10 @@ class FarkleBot(commands.AutoShardedBot):
         if self.dice_art is KEYCAP_ART and not self.owns_application_setup:
             self._awaiting_art = asyncio.create_task(self._await_dice_art(), name="farkle-dice-art")
         restored = await self._sessions.restore(owns=self.settings.owns_guild)
-        if self.owns_application_setup:  # one process hands out what a crash left unawarded
+        if self.owns_application_setup:  # one process hands out what a crash left unawarded or unreviewed
             await self._daily.restore()
+            await self._achievements.restore()
+            await self._reviews.restore(since=self.clock.now() - REVIEW_RECOVERY_SECONDS)
         if restored.sessions or restored.unreadable:
             log.info(
                 "Restored %d Farkle sessions (%d boards to catch up, %d unreadable)",

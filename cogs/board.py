@@ -1,12 +1,12 @@
 """The board edge: the one place boards reach Discord.
 
-It answers presses (the game's persistent buttons are `GameButton`, a `DynamicItem` that parses its
-custom id, asks the session manager and answers, in its callback, as discord.py's
-`examples/views/dynamic_counter.py` does), redraws boards nobody pressed for (timers and computer
-players, read from the game-events stream), catches up after a restart, pings the player whose turn it
-is, retires older copies of a board and chooses the language every board is drawn in.
+It answers presses (every game button, on any board message, reaches its `on_interaction` listener,
+which reads the button from the raw interaction, asks the session manager and answers), redraws boards
+nobody pressed for (timers and computer players, read from the game-events stream), catches up after a
+restart, pings the player whose turn it is, retires older copies of a board and chooses the language
+every board is drawn in.
 
-Render draws plain buttons whose custom ids this module's `GameButton` matches, so a press on any board,
+Render draws plain buttons whose custom ids this module matches (`TEMPLATE`), so a press on any board,
 even one drawn before a restart or by an older drawing the player's screen still shows, reaches it.
 """
 
@@ -51,37 +51,27 @@ UNREADABLE = N_(
 )
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    """Every game button, on any board message: `farkle:<game>:<seq>:<action>[:<arg>]`."""
+GAME_BUTTON = re.compile(TEMPLATE)
 
-    def __init__(self, ref: ButtonRef) -> None:
-        super().__init__(discord.ui.Button(custom_id=ref.custom_id))
-        self.ref = ref
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> GameButton:
-        return cls(ButtonRef(match["game"], match["seq"], match["action"], match["arg"]))
+def pressed_game_button(interaction: discord.Interaction) -> ButtonRef | None:
+    """The game button a press names (`farkle:<game>:<seq>:<action>[:<arg>]`), read from the raw
+    interaction; None for any other interaction.
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast(FarkleBot, interaction.client)
-        bot.answering()
-        boards = cast(Boards, bot.get_cog(Boards.__cog_name__))
-        ref, channel_id = self.ref, interaction.channel_id
-        try:
-            if channel_id is None or boards is None:
-                return
-            if ref.action == ButtonAction.HINT:
-                await boards.hint(interaction, channel_id, ref)
-                return
-            user = interaction.user
-            outcome = await bot.sessions.press(
-                channel_id, ref.game_id, ref.seq, user.id, user.display_name, ref.action, ref.arg
-            )
-            await boards.show(interaction, outcome, pressed=ref)
-        except Exception as error:
-            await report_error(interaction, error)
+    Not a `DynamicItem`: before calling one, discord.py rebuilds the whole pressed card as a view (every
+    item of it, cyclic garbage for the collector) only to find the button Discord already named, and
+    Discord itself refuses a press whose id is no longer on the message. In a burst that was about a
+    quarter of a press's CPU, the collections it caused included.
+    """
+    if interaction.type is not discord.InteractionType.component:
+        return None
+    data = cast(dict[str, Any], interaction.data or {})
+    if data.get("component_type") != discord.ComponentType.button.value:
+        return None
+    match = GAME_BUTTON.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return None
+    return ButtonRef(match["game"], match["seq"], match["action"], match["arg"])
 
 
 Shown = Literal["edited", "posted"] | None  # how a redraw reached the channel; None: it didn't
@@ -127,6 +117,27 @@ class Boards(commands.Cog):
             self._catching_up.cancel()
 
     # ------------------------------------------------------------------ answering interactions
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every game button, on any board message, even one drawn before a restart: one hop from the
+        press to the session manager and back."""
+        ref = pressed_game_button(interaction)
+        channel_id = interaction.channel_id
+        if ref is None or channel_id is None:
+            return
+        self.bot.answering()
+        try:
+            if ref.action == ButtonAction.HINT:
+                await self.hint(interaction, channel_id, ref)
+                return
+            user = interaction.user
+            outcome = await self.manager.press(
+                channel_id, ref.game_id, ref.seq, user.id, user.display_name, ref.action, ref.arg
+            )
+            await self.show(interaction, outcome, pressed=ref)
+        except Exception as error:
+            await report_error(interaction, error)
 
     async def show(
         self, interaction: discord.Interaction, outcome: Outcome, *, pressed: ButtonRef | None = None
@@ -409,5 +420,4 @@ class Boards(commands.Cog):
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(GameButton)
     await bot.add_cog(Boards(bot))

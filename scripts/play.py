@@ -1,10 +1,11 @@
 """`make play`: the real bot in a local Discord-like page, without a Discord application or token.
 
 The real `FarkleBot` runs on a throw-away SQLite file inside a SimCord world (one server, one channel,
-you with Manage Server and a friend), and SimCord's Preview serves that channel on 127.0.0.1. SimCord's
-clock is virtual; a driver moves it with the wall clock, so turn timers, reminders and computer pauses
-take the time they take on Discord, and it republishes the page when the bot changed the channel on its
-own. The page's address carries the Preview's secret: it is for one local user, never to be exposed.
+you as Alex, with Manage Server, and a friend, Sam), and SimCord's Preview serves that channel on
+127.0.0.1. SimCord's clock is virtual; a driver moves it with the wall clock, so turn timers, reminders
+and computer pauses take the time they take on Discord, and it republishes the page when the bot changed
+the channel on its own. The page's address carries the Preview's secret: it is for one local user, never
+to be exposed.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ COMPUTER_PAUSE = 1.0
 # bot stuck: the bot is usually idle within milliseconds, but a loaded machine must slow the table, not
 # break it. (A computer's steps still reach the page one by one: each waits on the clock the driver moves.)
 SETTLE_PATIENCE = 30.0
+# The members' names, as the board and the page's "Viewing as" switch show them: you, with Manage Server,
+# and a friend.
+YOUR_NAME, FRIENDS_NAME = "Alex", "Sam"
 
 
 @dataclass
@@ -161,8 +165,8 @@ async def play_world(
         guild = env.create_guild("Farkle", preferred_locale=locale)
         channel = guild.create_text_channel("farkle")
         admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-        you = guild.add_member(env.create_user("you"), roles=[admins])
-        friend = guild.add_member(env.create_user("friend"))
+        you = guild.add_member(env.create_user(YOUR_NAME.lower(), global_name=YOUR_NAME), roles=[admins])
+        friend = guild.add_member(env.create_user(FRIENDS_NAME.lower(), global_name=FRIENDS_NAME))
         with speak_client_locale(locale):
             async with env.preview(
                 channel,
@@ -199,7 +203,11 @@ def port_is_free(port: int) -> bool:
 
 async def serve(database: Path, port: int, language: str, seed: int | None) -> None:
     async with play_world(database, port=port, language=language, seed=seed) as table:
-        print(f"Farkle is ready at {table.url}  (one local user only; Ctrl-C stops it)", flush=True)
+        print(
+            f"Farkle is ready at {table.url}  (you are {YOUR_NAME}, with Manage Server; "
+            f'"Viewing as" plays as {FRIENDS_NAME}. One local user only; Ctrl-C stops it)',
+            flush=True,
+        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -29,7 +30,9 @@ from table_moves import (
     until,
 )
 
-CHROMIUM = "/usr/bin/chromium"
+# The system's Chromium, found once: the browser tests skip where it is missing and launch this one.
+CHROMIUM = shutil.which("chromium")
+NO_CHROMIUM = "chromium is not installed (apt-get install chromium)"
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -130,6 +133,8 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--quick", action="store_true", help="English and wide only")
     args = parser.parse_args()
+    if CHROMIUM is None:
+        sys.exit(f"screenshots: {NO_CHROMIUM}")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.quick:
         LANGUAGES, SIZES = ("en",), {"wide": SIZES["wide"]}

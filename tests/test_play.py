@@ -9,7 +9,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from play import Table, channel_state, play_world
+from play import YOUR_NAME, Table, channel_state, play_world
 from table_moves import board, play_one_turn, press, turn_of, until, walk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,6 +62,8 @@ async def test_a_game_against_a_computer_reaches_the_page(tmp_path: Path) -> Non
         await press(table, table.you, "cpu:expert")
         await press(table, table.you, "start")
         await until(lambda: turn_of(table, table.you))  # after the computer's opening turn, if it began
+        drawn_words = str([component.to_dict() for component in board(table).components])
+        assert f"**{YOUR_NAME}'s turn**" in drawn_words, "the board names the member as a server would"
         await press(table, table.you, "roll")
         await until(lambda: shows_the_channel(table))  # what a member did reaches the page too
 

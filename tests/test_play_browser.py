@@ -5,20 +5,17 @@ Skipped with one line where Chromium (Debian package `chromium`) or Playwright i
 
 from __future__ import annotations
 
-import shutil
 from io import BytesIO
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("playwright.async_api", reason="playwright is not installed (pip install '.[play]')")
-if shutil.which("chromium") is None:
-    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 from PIL import Image, ImageStat
-from play import Table, play_world
+from play import FRIENDS_NAME, YOUR_NAME, Table, play_world
 from playwright.async_api import async_playwright
-from screenshots import browser_page, one_game
+from screenshots import CHROMIUM, NO_CHROMIUM, browser_page, one_game
 from table_moves import (
     board,
     click_on_page,
@@ -30,6 +27,9 @@ from table_moves import (
     turn_of,
     until,
 )
+
+if CHROMIUM is None:
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
 
 
 async def open_game(page: object, table: Table) -> None:
@@ -88,10 +88,10 @@ async def test_the_friend_joins_from_the_viewer_switch_and_commands_answer(tmp_p
             await page.wait_for_function(
                 "(shown) => document.querySelectorAll('article.channel-message').length > shown", arg=shown
             )
-        await page.get_by_label("Viewing as").select_option(label="friend")
+        await page.get_by_label("Viewing as").select_option(label=FRIENDS_NAME)
         await settled(page)
         await click_on_page(page, table, "join")
-        await page.get_by_label("Viewing as").select_option(label="you")
+        await page.get_by_label("Viewing as").select_option(label=YOUR_NAME)
         await settled(page)
         await click_on_page(page, table, "start")
         snapshot = table.bot.sessions.snapshot(table.channel.id)

@@ -24,6 +24,7 @@ def run_until_ready(tmp_path: Path, *options: str) -> subprocess.Popen[str]:
     assert play.stdout is not None
     line = play.stdout.readline()
     assert line.startswith("Farkle is ready at http://127.0.0.1:") and "/#" in line, line
+    assert '(you are Alex, with Manage Server; "Viewing as" plays as Sam.' in line, "who is who on the page"
     return play
 
 

@@ -4,7 +4,9 @@ In the bot (`profile_on_signals`, standard library only, BENCH_PROFILE=path): SI
 SIGUSR2 stops it and writes `path`, so only the measured burst is profiled, not the start-up or set-up.
 - `StackSampler` (the default): every thread's stack every 2 ms, on a timer signal, weighed by the CPU
   time each thread used. It costs the bot little, so a burst queues as it does unprofiled, and it sees
-  the database's worker threads, where SQLAlchemy and SQLite run.
+  the database's worker threads, where SQLAlchemy and SQLite run. The cycle collector runs no bytecode,
+  so a tick cannot land in it: its CPU time is clocked by a `gc` callback and charged to a bucket of
+  its own (otherwise it would fall on whatever allocation triggered it, a third of a burst's CPU).
 - `CProfile`: exact calls per press, but it slows Python code about twofold, so a burst queues longer
   than it would (and more presses outlast the bot's 1 s wait for the database); it sees only the
   event-loop thread, so the bench adds the other threads' CPU time, from /proc.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import cProfile
+import gc
 import os
 import pstats
 import signal
@@ -45,8 +48,9 @@ RENDERING = "rendering (bot/render, Embed, ui.View)"
 DISCORD = "discord.py (gateway, HTTP, Interaction, parsing)"
 BOT_LOGIC = "bot logic (cogs, sessions, client)"
 EVENT_LOOP = "event loop and other"
+GARBAGE = "garbage collection (the cycle collector, any thread)"
 IDLE = "idle (waiting for the network)"
-BUCKETS = (COMMIT, SERIALISATION, ENGINE, RENDERING, DISCORD, BOT_LOGIC, EVENT_LOOP)
+BUCKETS = (COMMIT, SERIALISATION, ENGINE, RENDERING, DISCORD, BOT_LOGIC, EVENT_LOOP, GARBAGE)
 SERIALISATION_ROOTS = {"Session.dump", "Session.load", "Session.row"}
 PARSING_ROOTS = (".from_message", ".from_component", ".from_dict", "_component_to_item")
 SOFT = {ENGINE, RENDERING, None}  # buckets a root above can claim
@@ -55,6 +59,7 @@ RENDERING_CODE = ("/bot/render/", "/discord/ui/", "/discord/embeds.py", "/discor
 HTTP_LIBRARIES = ("/aiohttp/", "/yarl/", "/multidict/", "/propcache/", "/frozenlist/", "/aiosignal/")
 
 FunctionKey = tuple[str, int, str]  # pstats' (file, first line, name)
+COLLECTING: FunctionKey = ("~", 0, "<garbage collection>")  # the innermost frame of a collection's time
 # Stripped from file names in the report: the repository, site-packages, the standard library.
 _PREFIXES = tuple(
     str(Path(folder).resolve()) + os.sep
@@ -112,15 +117,18 @@ class StackSampler:
         self._seconds: Counter[tuple[int, tuple[FunctionKey, ...]]] = Counter()
         self._clocks: dict[int, int] = {}
         self._used: dict[int, float] = {}
+        self._collecting: dict[int, float] = {}  # a collection's start, on its thread's CPU clock
 
     def start(self) -> None:
         for thread in sys._current_frames():
             self._used[thread] = self._cpu(thread)
+        gc.callbacks.append(self._collection)
         signal.signal(signal.SIGALRM, self._sample)
         signal.setitimer(signal.ITIMER_REAL, self.INTERVAL, self.INTERVAL)
 
     def stop(self, path: str) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        gc.callbacks.remove(self._collection)
         with open(path, "w") as out:
             for (thread, stack), seconds in self._seconds.items():
                 frames = ";".join(f"{name} ({filename}:{line})" for filename, line, name in stack)
@@ -140,13 +148,32 @@ class StackSampler:
                 self._seconds[(thread, _stack(frame))] += spent
         self._used[main] = self._cpu(main)
 
+    def _collection(self, phase: str, info: dict[str, int]) -> None:
+        """A collection's CPU time goes to the stack that triggered it, under `COLLECTING`, and not
+        again to the next tick: that thread's clock is moved past it."""
+        thread = threading.get_ident()
+        if phase == "start":
+            self._collecting[thread] = self._cpu(thread)
+            return
+        began = self._collecting.pop(thread, None)
+        if began is None:
+            return
+        spent = self._cpu(thread) - began
+        self._seconds[(thread, (*_stack(sys._getframe(1)), COLLECTING))] += spent
+        if thread in self._used:
+            self._used[thread] += spent
+
     def _cpu(self, thread: int) -> float:
         if thread not in self._clocks:
             self._clocks[thread] = time.pthread_getcpuclockid(thread)
         return time.clock_gettime(self._clocks[thread])
 
 
-_SAMPLER_CODE = {StackSampler._sample.__code__, StackSampler._cpu.__code__}
+_SAMPLER_CODE = {
+    StackSampler._sample.__code__,
+    StackSampler._cpu.__code__,
+    StackSampler._collection.__code__,
+}
 
 
 def _stack(frame: FrameType | None) -> tuple[FunctionKey, ...]:
@@ -198,6 +225,8 @@ def root_bucket(key: FunctionKey) -> str | None:
 def own_bucket(key: FunctionKey) -> str | None:
     """The bucket a function's own time belongs to, or None to charge it to its callers."""
     path = key[0].replace(os.sep, "/")
+    if key == COLLECTING:
+        return GARBAGE
     if path == "~":  # a builtin: blocking in epoll is idle, sqlite3's C calls are the commit
         return IDLE if "select.epoll" in key[2] else (COMMIT if "sqlite3" in key[2] else None)
     root = root_bucket(key)

@@ -28,7 +28,7 @@ from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.scoring import wins_at_once
 from bot.engine.solver import solve
-from bot.engine.strategies import Expert, _points_to_beat
+from bot.engine.strategies import last_chance, points_to_beat
 from bot.engine.winprob import WinTables, table_key
 
 Measure = Literal["win", "turn"]
@@ -38,6 +38,8 @@ REVIEW_VERSION = 1
 # or 50 expected points of the turn (a tenth of what an optimal turn is worth under the presets).
 COSTLY: dict[Measure, float] = {"win": 0.02, "turn": 50.0}
 COSTLIEST_SHOWN = 3
+# Flawless play: at least this accuracy and no costly mistake (the review's top verdict).
+FLAWLESS_ACCURACY = 0.995
 _SAME = 1e-9  # values closer than this are one value (float noise)
 
 
@@ -81,11 +83,16 @@ class PlayerReview:
     costliest: tuple[Decision, ...]  # at most `COSTLIEST_SHOWN`, costliest first, each costing something
 
     @property
+    def flawless(self) -> bool:
+        """Every decision was the best one (to float noise and within the review's tolerance)."""
+        return self.accuracy is not None and self.accuracy >= FLAWLESS_ACCURACY and not self.mistakes
+
+    @property
     def verdict(self) -> Message:
         """One line on how the player did, by accuracy and mistakes."""
         if self.accuracy is None:
             return Message("No decision that mattered.")
-        if self.accuracy >= 0.995 and not self.mistakes:
+        if self.flawless:
             return Message("Flawless: every decision was the best one.")
         if self.accuracy >= 0.95:
             return Message("Sharp play, close to the solver's.")
@@ -179,20 +186,19 @@ def _win_valuer(game: Game, tables: WinTables) -> Valuer | None:
 
 def _chase_valuer(game: Game) -> Valuer | None:
     """The chance of passing the leader on a last chance (final round, playoff), else None."""
-    view = turn_view(game)
-    goal = _points_to_beat(game, view)
-    if goal is None:
+    chase = last_chance(game, turn_view(game))
+    if chase is None:
         return None
-    goal = max(goal, view.bank_from)
-    judge = Expert(game.rules)._judge(game, view)
     return lambda move: (
-        float(move.total >= goal) if move.kind == "bank" else judge.expected_if_rolling(move.total, move.dice)
+        float(move.total >= chase.goal)
+        if move.kind == "bank"
+        else chase.expected_if_rolling(move.total, move.dice)
     )
 
 
 def _turn_valuer(game: Game) -> Valuer | None:
     view = turn_view(game)
-    if _points_to_beat(game, view) is not None:
+    if points_to_beat(game, view) is not None:
         return None  # a last chance to pass a leader: points are not the goal
     policy = solve(game.rules, view.me.on_board)
     rolls = 0 if game.phase == "turn_start" else game.turn_rolls

@@ -105,35 +105,38 @@ class Normal:
 
 
 class _Judge(Protocol):
-    """Values of turn states; `TurnPolicy` (expected points) and `_Chase` (chance to pass) both are one."""
+    """Values of turn states; `TurnPolicy` (expected points) and `Chase` (chance to pass) both are one."""
 
     def expected_if_rolling(self, turn_total: int, dice_left: int, rolls: int = 0) -> float: ...
 
     def after_keep(self, turn_total: int, dice_left: int, rolls: int = 0) -> tuple[float, bool]: ...
 
 
-class _Chase:
+class Chase:
     """A judge valuing states by the chance of banking at least `goal` this turn (banking only then)."""
 
     def __init__(self, table: ReachTable, goal: int, forced: bool) -> None:
+        self.goal = goal
         self._table = table
-        self._goal = -(-goal // table.unit)  # in units, rounded up: totals are whole units
+        self._units = -(-goal // table.unit)  # in units, rounded up: totals are whole units
         self._forced = forced
 
     def expected_if_rolling(self, turn_total: int, dice_left: int, rolls: int = 0) -> float:
-        return self._table.rolling(self._goal - turn_total // self._table.unit, dice_left or 6)
+        return self._table.rolling(self._units - turn_total // self._table.unit, dice_left or 6)
 
     def after_keep(self, turn_total: int, dice_left: int, rolls: int = 0) -> tuple[float, bool]:
-        gap = self._goal - turn_total // self._table.unit
+        gap = self._units - turn_total // self._table.unit
         if gap <= 0 and (dice_left or not self._forced):
             return 1.0, True
         return self._table.after(gap, dice_left), False
 
 
-def _points_to_beat(game: Game, view: TurnView) -> int | None:
+def points_to_beat(game: Game, view: TurnView) -> int | None:
     """Turn total needed to pass the leader when this turn is the last chance to, else None.
 
     In a playoff the turn totals posted in this playoff round count; in the final round the banks.
+    Public because the expert plays such a turn for this goal and the game review leaves it out of the
+    expected-points measure: both must agree on which turns are last chances.
     """
     rules = game.rules
     if game.playoff:
@@ -150,6 +153,19 @@ def _points_to_beat(game: Game, view: TurnView) -> int | None:
     return need if need > 0 else None
 
 
+def last_chance(game: Game, view: TurnView) -> Chase | None:
+    """The chance-to-pass judge of a last chance to pass the leader (`points_to_beat`), else None.
+
+    Its goal is at least what a bank needs now (the entry or bank minimum). Public because the expert
+    plays such a turn by it and the game review values those decisions by it: one measure for both.
+    """
+    need = points_to_beat(game, view)
+    if need is None:
+        return None
+    rules = game.rules
+    return Chase(reach_table(rules), max(need, view.bank_from), rules.hot_dice == "forced")
+
+
 class Expert:
     """The solver's policy, game-aware in final rounds, playoffs, exact targets and piggyback offers."""
 
@@ -162,11 +178,7 @@ class Expert:
         return self._on if on_board else self._off
 
     def _judge(self, game: Game, view: TurnView) -> _Judge:
-        need = _points_to_beat(game, view)
-        if need is None:
-            return self.policy(view.me.on_board)
-        forced = self.rules.hot_dice == "forced"
-        return _Chase(reach_table(self.rules), max(need, view.bank_from), forced)
+        return last_chance(game, view) or self.policy(view.me.on_board)
 
     def choose(self, game: Game) -> Action:
         view = turn_view(game)

@@ -31,7 +31,7 @@ LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"
 
 
 def game_button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> Button:
-    """A plain button with the game's custom id: the board edge's `GameButton` answers it on any message."""
+    """A plain button with the game's custom id: the board edge answers it on any message."""
     arg = kwargs.pop("arg", None)
     ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
     return Button(label=label, custom_id=ref.custom_id, **kwargs)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ thrown, a turn passes or the stage changes. Discord refuses a press whose id is 
 so an id must change only when its meaning does: a die button says what it does (`pick:3` / `drop:3`)
 and only that die's id changes when it toggles.
 
-The board edge (`cogs/board.py`) registers the `DynamicItem` that matches `TEMPLATE` on any message, so
+The board edge (`cogs/board.py`) answers every press whose id matches `TEMPLATE`, on any message, so
 buttons keep working after a restart and rendering never depends on the cogs. Every part is bounded, so
 a forged id (a 5,000-digit number, say) simply matches nothing.
 """
@@ -50,10 +50,10 @@ Part = ui.Item[ui.LayoutView]
 
 
 class Drawing:
-    """A drawing's buttons are answered by the `DynamicItem`s registered at start-up, which match their
-    custom ids on any message, so a drawing is never stored in discord.py's view store: per edit, that
-    bookkeeping cost as much as drawing the board, and a view answered with `send_message` (which skips
-    the `is_dispatchable` check) stayed there for the life of the process, buttons and all."""
+    """A drawing's buttons are answered by what the cogs registered at start-up (the board edge's
+    listener, `DynamicItem`s), on any message, so a drawing is never stored in discord.py's view store:
+    per edit, that bookkeeping cost as much as drawing the board, and a view answered with `send_message`
+    (which skips the `is_dispatchable` check) stayed there for the life of the process, buttons and all."""
 
     def is_dispatchable(self) -> bool:
         return False

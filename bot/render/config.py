@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -23,6 +24,7 @@ DEFAULTS = N_("defaults")
 DELETED = N_("deleted")
 RULES = N_("rules")
 _LOG_WORDS = frozenset({SAVED_RULESET, EVERYTHING, DEFAULTS, DELETED, RULES})
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 
 
 class ConfigShown(Protocol):
@@ -96,7 +98,7 @@ def change_embed(change: ChangeAnswer, tr: Translator) -> discord.Embed:
             description=tr.text(
                 "{option} is already {value}.",
                 option=_word(change.what, tr),
-                value=_word(change.new or "", tr),
+                value=_value(change, change.new, tr),
             ),
         )
     applies = tr.text("New games use it; games already running keep their rules.")
@@ -120,11 +122,19 @@ def _editor(entry: LogEntry) -> str:
 
 
 def _change_line(change: ChangeShown, tr: Translator) -> str:
-    """Setting names and typed values stay as admins type them; the log's own words are translated."""
-    what, new = _word(change.what, tr), _word(change.new or "", tr)
+    """Setting names and typed words stay as admins type them; the log's own words are translated."""
+    what, new = _word(change.what, tr), _value(change, change.new, tr)
     if not change.old:
         return f"{what}: {new}"
-    return f"{what}: {_word(change.old, tr)} → {new}"
+    return f"{what}: {_value(change, change.old, tr)} → {new}"
+
+
+def _value(change: ChangeShown, value: str | None, tr: Translator) -> str:
+    """A rule's or setting's whole number is written as the reader writes numbers (10,000 · 10.000), as
+    everywhere else; ruleset names, even all digits, and other words as they were typed."""
+    if change.what not in _LOG_WORDS and value is not None and _WHOLE_NUMBER.fullmatch(value):
+        return tr.number(int(value))
+    return _word(value or "", tr)
 
 
 def _word(value: str, tr: Translator) -> str:

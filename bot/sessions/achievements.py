@@ -1,8 +1,9 @@
 """Achievements: the table, what earns each, and the game-events subscriber that awards them.
 
-Awards come only from the stream: a finished game (`GameEnded`) or a finished daily attempt
-(`DailyEnded`). Storage keeps one row per (member, achievement), so a replayed event or a crash between
-an award and its mark adds nothing; a daily attempt's awards and its "awarded" mark share a transaction.
+Awards come only from the stream: a finished game (`GameEnded`), its stored review (`GameReviewed`) or
+a finished daily attempt (`DailyEnded`). Storage keeps one row per (member, achievement), so a replayed
+event or a crash between an award and its mark adds nothing; a daily attempt's awards and its "awarded"
+mark share a transaction; a start-up awards the perfect reviews whose event a crash lost (`restore`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from bot.clock import Clock
 from bot.engine.daily import streaks
 from bot.engine.events import Banked, Kept, Overflow, PenaltyRoll, ThreeFarkles
 from bot.engine.messages import N_
+from bot.engine.review import FLAWLESS_ACCURACY, GameReview
 from bot.records import Award, GameRecord, PlayerRecord
 from bot.sessions.archive import replay
 from bot.sessions.daily import DailyStore
 from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.stream import DailyEnded, GameEnded, GameEvent
+from bot.sessions.stream import DailyEnded, GameEnded, GameEvent, GameReviewed
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +31,7 @@ COMEBACK = 5000
 DAILY_HIGH = 5000
 STREAK_DAYS = 7
 CROWD = 4
+PERFECT_DECISIONS = 10  # a perfect review needs a game of real choices, not two lucky banks
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,11 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement("crowd", N_("Crowd pleaser"), N_("Win a game of four or more players.")),
     Achievement("beat_expert", N_("Expert beaten"), N_("Win a game against the expert computer.")),
     Achievement("beat_master", N_("Master beaten"), N_("Win a game against the master computer.")),
+    Achievement(
+        "perfect_review",
+        N_("Perfect review"),
+        N_("Play a game the review calls flawless: 10 or more decisions, every one the best."),
+    ),
     Achievement("daily_first", N_("Daily player"), N_("Finish a daily challenge.")),
     Achievement("daily_streak", N_("Week of dailies"), N_("Finish the daily 7 days in a row.")),
     Achievement("daily_expert", N_("Better than expert"), N_("Score more than expert on a daily.")),
@@ -131,6 +139,16 @@ def _trailed(events: Sequence[object], seats: Sequence[PlayerRecord]) -> set[str
     return {player for player, s in side.items() if s in behind}
 
 
+def review_achievements(record: GameRecord, review: GameReview) -> dict[int, set[str]]:
+    """What each human of a reviewed game earned by how they played."""
+    earned: dict[int, set[str]] = {}
+    for player in record.humans:
+        reviewed = review.of(str(player.user_id))
+        if reviewed is not None and reviewed.flawless and reviewed.decisions >= PERFECT_DECISIONS:
+            earned[player.user_id] = {"perfect_review"}
+    return earned
+
+
 def daily_achievements(attempt: DailyAttempt, expert: int, streak: int) -> set[str]:
     """What a finished daily attempt earned: its keeps, its turns and how it compares."""
     earned = _keeps(attempt.kept) | {"daily_first"}
@@ -176,9 +194,9 @@ class AchievementKeeper:
     async def __call__(self, event: GameEvent) -> None:
         match event:
             case GameEnded(record=record):
-                earned = game_achievements(record)
-                awards = self._awards(earned, record.ended_at, record.game_id)
-                awarded = Awarded(await self._store.award_game(awards), game=record)
+                awarded = await self._award_game(game_achievements(record), record)
+            case GameReviewed(record=record, review=review):
+                awarded = await self._award_game(review_achievements(record, review), record)
             case DailyEnded(attempt=attempt):
                 days = await self._store.days_played(attempt.user_id)
                 streak, _ = streaks([day for day in days if day <= attempt.day], attempt.day)
@@ -192,6 +210,17 @@ class AchievementKeeper:
                 return
         for listener in self._listeners:  # even with nothing new: a finishing daily press is waiting
             await listener(awarded)
+
+    async def restore(self) -> list[Award]:
+        """Award, without announcing, the perfect reviews a crash left unawarded (the review was stored,
+        its event lost): the achievement is one row per member, so only members without it are looked at."""
+        return await self._store.award_flawless_reviews(
+            "perfect_review", FLAWLESS_ACCURACY, PERFECT_DECISIONS
+        )
+
+    async def _award_game(self, earned: dict[int, set[str]], record: GameRecord) -> Awarded:
+        awards = self._awards(earned, record.ended_at, record.game_id)
+        return Awarded(await self._store.award_game(awards) if awards else [], game=record)
 
     @staticmethod
     def _awards(earned: dict[int, set[str]], when: float, source: str) -> list[Award]:

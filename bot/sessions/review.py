@@ -3,9 +3,10 @@
 Every finished game is reviewed in the background when the game-events stream announces its end
 (`GameEnded`): a review costs milliseconds of CPU (one turn solve per turn under the win tables), so
 the Review button is answered from the store. A game reviewed before, or asked for while its review is
-running, is not reviewed again. The measure is chosen when the review is made (chance to win if the
-ruleset's win tables are loaded by then, else turn points) and stored with it, so a review reads the
-same after a restart.
+running, is not reviewed again. A stored review is published on the stream (`GameReviewed`) for the
+features that judge play (achievements); a start-up reviews the games a crash left unreviewed. The
+measure is chosen when the review is made (chance to win if the ruleset's win tables are loaded by then,
+else turn points) and stored with it, so a review reads the same after a restart.
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from bot.engine.review import GameReview, review
 from bot.engine.winprob import tables_for
-from bot.records import ReviewedSeat, ReviewRow
+from bot.records import GameRecord, ReviewedSeat, ReviewRow
 from bot.sessions.archive import archived
-from bot.sessions.stream import GameEnded, GameEvent
+from bot.sessions.stream import GameEnded, GameEvent, GameReviewed
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,8 @@ class ReviewStore(Protocol):
     async def load(self, game_id: str) -> str | None: ...
 
     async def save(self, row: ReviewRow) -> None: ...
+
+    async def unreviewed(self, since: float) -> list[GameRecord]: ...
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,19 @@ class Played:
     dice_start_json: str
     actions_json: str
     seats: tuple[tuple[int, int | None], ...]
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Played:
+        seats = tuple((p.user_id, p.team) for p in sorted(record.players, key=lambda p: p.seat))
+        return cls(
+            record.game_id,
+            record.guild_id,
+            record.ended_at,
+            record.rules_json,
+            record.dice_start_json,
+            record.actions_json,
+            seats,
+        )
 
 
 def _computed(played: Played) -> GameReview:
@@ -67,25 +83,23 @@ def _row(played: Played, result: GameReview) -> ReviewRow:
 
 
 class GameReviews:
-    def __init__(self, store: ReviewStore) -> None:
+    def __init__(self, store: ReviewStore, publish: Callable[[GameEvent], None]) -> None:
         self._store = store
+        self._publish = publish
         self._done: OrderedDict[str, GameReview] = OrderedDict()
         self._running: dict[str, asyncio.Task[GameReview]] = {}
 
     async def on_event(self, event: GameEvent) -> None:
         """Review each game as it ends, in the background: the stream's other subscribers don't wait."""
         if isinstance(event, GameEnded):
-            record = event.record
-            played = Played(
-                record.game_id,
-                record.guild_id,
-                record.ended_at,
-                record.rules_json,
-                record.dice_start_json,
-                record.actions_json,
-                tuple((p.user_id, p.team) for p in sorted(record.players, key=lambda p: p.seat)),
-            )
-            self._start(played)
+            self._start(Played.of(event.record), event.record)
+
+    async def restore(self, since: float) -> int:
+        """Review the games that ended since `since` and have no review (a crash came first); how many."""
+        missed = await self._store.unreviewed(since)
+        for record in missed:
+            self._start(Played.of(record), record)
+        return len(missed)
 
     async def review(self, played: Played) -> GameReview:
         """The game's review: remembered, else stored, else computed now (once, however many ask)."""
@@ -95,10 +109,10 @@ class GameReviews:
             return done
         return await asyncio.shield(self._start(played))
 
-    def _start(self, played: Played) -> asyncio.Task[GameReview]:
+    def _start(self, played: Played, record: GameRecord | None = None) -> asyncio.Task[GameReview]:
         running = self._running.get(played.game_id)
         if running is None:
-            running = asyncio.create_task(self._make(played), name=f"farkle-review-{played.game_id}")
+            running = asyncio.create_task(self._make(played, record), name=f"farkle-review-{played.game_id}")
             self._running[played.game_id] = running
             running.add_done_callback(lambda task: self._finished(played.game_id, task))
         return running
@@ -108,7 +122,9 @@ class GameReviews:
         if not task.cancelled() and task.exception() is not None:
             log.warning("Could not review game %s: %s", game_id, task.exception())
 
-    async def _make(self, played: Played) -> GameReview:
+    async def _make(self, played: Played, record: GameRecord | None) -> GameReview:
+        """Load or compute the review; a computed one is stored, then published when its game is known
+        (a Review button asking first for a game a crash left unreviewed: the start-up publishes it)."""
         players = [str(user_id) for user_id, _ in played.seats]
         stored = await self._store.load(played.game_id)
         result = None
@@ -120,6 +136,8 @@ class GameReviews:
         if result is None:
             result = await asyncio.to_thread(_computed, played)
             await self._store.save(_row(played, result))
+            if record is not None:
+                self._publish(GameReviewed(record, result))
         self._remember(played.game_id, result)
         return result
 

@@ -1,7 +1,8 @@
 """One stream of game events: every accepted change to a game, whatever caused it, and every game's end.
 
-Features watch games by subscribing here (the board edge, achievements, and later review): nothing else
-tells them a game changed; daily attempts publish here too (`DailyChanged`, `DailyEnded`). Events are
+Features watch games by subscribing here (the board edge, review, achievements): nothing else tells them
+a game changed; a game's stored review (`GameReviewed`) and daily attempts (`DailyChanged`, `DailyEnded`)
+are published here too. Events are
 delivered in order by one background task, so a subscriber never delays the answer to the press that
 caused the change, and each is awaited before the next event, so a subscriber sees a game's changes in
 the order they were committed.
@@ -22,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.engine.review import GameReview
 from bot.records import GameRecord
 from bot.sessions.daily_attempt import DailyAttempt
 from bot.sessions.outcome import Outcome
@@ -62,6 +64,15 @@ class GameEnded:
 
 
 @dataclass(frozen=True)
+class GameReviewed:
+    """A finished game's review was made and stored (`bot.sessions.review`), seconds after its end; a
+    start-up repeats it for reviews a crash may have left unheeded, so subscribers stay idempotent."""
+
+    record: GameRecord
+    review: GameReview
+
+
+@dataclass(frozen=True)
 class DailyChanged:
     """A member's daily attempt accepted a move (`bot.sessions.daily`): the attempt as it is now."""
 
@@ -76,7 +87,7 @@ class DailyEnded:
     attempt: DailyAttempt
 
 
-GameEvent = GameChanged | GameEnded | DailyChanged | DailyEnded
+GameEvent = GameChanged | GameEnded | GameReviewed | DailyChanged | DailyEnded
 Subscriber = Callable[[GameEvent], Awaitable[None]]
 
 

@@ -117,6 +117,16 @@ class SqlDailyStore:
     async def award_game(self, awards: list[Award]) -> list[Award]:
         return await self._db.write(partial(achievements.award, awards=awards))
 
+    async def award_flawless_reviews(self, achievement: str, accuracy: float, decisions: int) -> list[Award]:
+        return await self._db.write(
+            partial(
+                achievements.award_flawless_reviews,
+                achievement=achievement,
+                accuracy=accuracy,
+                decisions=decisions,
+            )
+        )
+
     async def days_played(self, user_id: int) -> list[int]:
         return await self._db.read(partial(days_played, user_id=user_id))
 

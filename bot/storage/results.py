@@ -6,9 +6,9 @@ Functions take a `Connection` inside the caller's unit of work (`Database.write`
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
 from bot.records import (
@@ -16,13 +16,13 @@ from bot.records import (
     GameSummary,
     Metric,
     Period,
-    PlayerRecord,
     Ranked,
     Rater,
     Rating,
     StatsRow,
 )
 from bot.storage import achievements, daily, recent, reviews
+from bot.storage.ended import PLAYER_COLUMNS
 
 FORGOTTEN = "Forgotten player"
 
@@ -31,18 +31,10 @@ _ARCHIVE = text(
     " end_reason, counted, announced) VALUES (:game_id, :guild_id, :channel_id, :rules, :dice_start,"
     " :actions, :started_at, :ended_at, :end_reason, :counted, 0) ON CONFLICT (game_id) DO NOTHING"
 )
-_UNANNOUNCED = text(
-    "SELECT game_id, guild_id, channel_id, rules, dice_start, actions, started_at, ended_at, end_reason"
-    " FROM games WHERE announced = 0 ORDER BY ended_at, game_id"
-)
 _ANNOUNCED = text("UPDATE games SET announced = 1 WHERE game_id = :game")
-_PLAYER_COLUMNS = (
-    "seat, user_id, name, computer, team, placement, won, final_bank, turns, points, best_turn, farkles,"
-    " hot_dice"
-)
 _SEATS = text(
-    f"INSERT INTO game_players (game_id, {_PLAYER_COLUMNS}) VALUES (:game_id, "
-    + ", ".join(f":{column.strip()}" for column in _PLAYER_COLUMNS.split(","))
+    f"INSERT INTO game_players (game_id, {PLAYER_COLUMNS}) VALUES (:game_id, "
+    + ", ".join(f":{column.strip()}" for column in PLAYER_COLUMNS.split(","))
     + ")"
 )
 # Placeholders first, so that two processes recording the same member at once queue on one row: the
@@ -89,7 +81,7 @@ def write_record(connection: Connection, record: GameRecord, rate: Rater) -> boo
         [
             {
                 "game_id": record.game_id,
-                **{column.strip(): getattr(p, column.strip()) for column in _PLAYER_COLUMNS.split(",")},
+                **{column.strip(): getattr(p, column.strip()) for column in PLAYER_COLUMNS.split(",")},
                 "won": int(p.won),
             }
             for p in record.players
@@ -99,40 +91,6 @@ def write_record(connection: Connection, record: GameRecord, rate: Rater) -> boo
         _update_stats(connection, record, rate)
         recent.add_game(connection, record)
     return True
-
-
-def unannounced(connection: Connection) -> list[GameRecord]:
-    """Games archived but not yet announced on the game-events stream (a crash came in between), as
-    the archiving transaction stored them, oldest first."""
-    games = connection.execute(_UNANNOUNCED).all()
-    if not games:
-        return []
-    seats = connection.execute(
-        text(
-            f"SELECT game_id, {_PLAYER_COLUMNS} FROM game_players WHERE game_id IN :games ORDER BY seat"
-        ).bindparams(bindparam("games", expanding=True)),
-        {"games": [game[0] for game in games]},
-    ).all()
-    players: dict[str, list[PlayerRecord]] = {}
-    for seat in seats:
-        values = seat._mapping
-        player = PlayerRecord(**{key: values[key] for key in values if key != "game_id"})
-        players.setdefault(seat[0], []).append(replace(player, won=bool(player.won)))
-    return [
-        GameRecord(
-            game_id=game[0],
-            guild_id=int(game[1]),
-            channel_id=int(game[2]),
-            rules_json=game[3],
-            dice_start_json=game[4],
-            actions_json=game[5],
-            started_at=game[6],
-            ended_at=game[7],
-            end_reason=game[8],
-            players=tuple(players.get(game[0], ())),
-        )
-        for game in games
-    ]
 
 
 def mark_announced(connection: Connection, game_ids: list[str]) -> None:

@@ -12,7 +12,8 @@ from functools import partial
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
-from bot.records import Period, Ranked, ReviewRow, StatsRow
+from bot.records import GameRecord, Period, Ranked, ReviewRow, StatsRow
+from bot.storage import ended
 from bot.storage.database import Database
 
 RECENT_REVIEWS = 20  # `/farkle stats` averages a member's last this many reviewed games
@@ -157,3 +158,6 @@ class SqlReviewStore:
 
     async def save(self, row: ReviewRow) -> None:
         await self._db.write(partial(save, row=row))
+
+    async def unreviewed(self, since: float) -> list[GameRecord]:
+        return await self._db.read(partial(ended.unreviewed, since=since))

@@ -9,7 +9,8 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from bot.records import BoardMark, GameRecord, Rater, SessionConflict, SessionRow, StoredSession
 from bot.storage.database import Database
-from bot.storage.results import mark_announced, unannounced, write_record
+from bot.storage.ended import unannounced
+from bot.storage.results import mark_announced, write_record
 
 _COLUMNS = (
     "channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state, shown_version,"

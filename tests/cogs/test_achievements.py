@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
+import pytest
+import simcord
+
+from bot.engine.winprob import forget
+from bot.sessions import win_tables
 from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import (
+    FARKLE,
+    ROLL_OFF,
+    SIX_ONES,
+    MakeBot,
+    act,
+    big_turn,
+    board_message,
+    execute,
+    open_game,
+    query,
+    restart,
+    title,
+)
 from tests.cogs.test_persistence import finish_quickly
 
 
@@ -20,3 +39,45 @@ async def test_a_won_game_announces_its_achievements_and_stats_list_them(table: 
     ben = await table.ben.slash(table.channel, "farkle stats")
     nothing = next(f for f in ben.response.embeds[0].fields if f.name.startswith("Achievements"))
     assert nothing.value == "None yet."
+
+
+async def ana_plays_ten_best_moves(table: Table, dice: Dice) -> None:
+    """ana makes ten decisions, each the best one in turn points, and loses to ben."""
+    forget()  # reviewed in turn points, where keeping six 1s and rolling on is best up to 10,000 and beyond
+    dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE, FARKLE, *[SIX_ONES] * 5, FARKLE, *[SIX_ONES] * 5, FARKLE)
+    await open_game(table.channel, table.ana, table.ben)
+    await big_turn(table.ana, table.channel, 5, then="roll")  # five decisions, each the best; then a Farkle
+    await act(table.ben, table.channel, "roll")  # Farkles
+    await big_turn(table.ana, table.channel, 5, then="roll")  # five more
+    await big_turn(table.ben, table.channel, 5)  # banks 10,000: ana's last chance
+    await act(table.ana, table.channel, "roll")  # Farkles: ben wins
+    assert title(board_message(table.channel)) == "🏆 ben wins!"
+
+
+async def test_a_member_who_always_plays_the_best_move_earns_a_perfect_review(
+    table: Table, dice: Dice
+) -> None:
+    await ana_plays_ten_best_moves(table, dice)
+    announced = [m.content for m in table.channel.history() if m.content.startswith("🏅")]
+    perfect = [text for text in announced if "**Perfect review**" in text]
+    assert len(perfect) == 1 and "**ana** earned" in perfect[0], announced
+    stats = await table.ana.slash(table.channel, "farkle stats")
+    listed = next(f for f in stats.response.embeds[0].fields if f.name.startswith("Achievements"))
+    assert f"🏅 Perfect review · {table.env.now().date().isoformat()}" in (listed.value or "")
+
+
+async def test_a_review_a_crash_lost_is_made_and_awarded_at_the_next_start(
+    table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(win_tables, "_shipped", lambda rules: None)  # turn points after the restart too
+    await ana_plays_ten_best_moves(table, dice)
+    for sql in ("DELETE FROM achievements", "DELETE FROM review_players", "DELETE FROM game_reviews"):
+        await execute(env, sql)  # as if the process died while the review ran
+    await restart(env, make_bot)
+    assert await query(env, "SELECT COUNT(*) FROM game_reviews") == [(1,)], "reviewed at start-up"
+    earned = await query(env, "SELECT user_id FROM achievements WHERE achievement = 'perfect_review'")
+    assert earned == [(table.ana.id,)]
+
+    await execute(env, "DELETE FROM achievements")  # the review stored, its event lost
+    await restart(env, make_bot)
+    assert await query(env, "SELECT user_id FROM achievements WHERE achievement = 'perfect_review'") == earned

@@ -1,33 +1,51 @@
-"""A press goes straight to the board edge: the `DynamicItem` that matches its id answers it."""
+"""A press goes straight to the board edge: its listener reads the button from the raw interaction and
+answers it, with no view rebuilt from the pressed card and nothing relayed by the client."""
 
 from __future__ import annotations
 
-import sys
+import logging
 
 import discord
 import pytest
 
 from bot.client import FarkleBot
 from tests.cogs.conftest import Dice, Table
-from tests.cogs.play import ROLL_OFF, act, open_game
+from tests.cogs.forge import forged_component
+from tests.cogs.play import ROLL_OFF, act, board_message, buttons, open_game
 
 
-async def test_a_press_is_answered_in_the_board_edges_callback_with_no_relay(
+async def test_a_press_is_answered_by_the_board_edge_without_rebuilding_the_card(
     table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answered: list[tuple[str, int]] = []
-    GameButton = sys.modules["cogs.board"].GameButton  # the class the running bot loaded and registered
-    callback = GameButton.callback
+    rebuilt: list[int] = []
+    from_message = discord.ui.LayoutView.from_message.__func__  # type: ignore[attr-defined]
 
-    async def spy(self: discord.ui.DynamicItem, interaction: discord.Interaction) -> None:
-        answered.append((str(self.ref.action), interaction.user.id))
-        await callback(self, interaction)
+    def spy(cls: type[discord.ui.LayoutView], message: discord.Message, /, **kwargs: object) -> object:
+        rebuilt.append(message.id)
+        return from_message(cls, message, **kwargs)
 
-    monkeypatch.setattr(GameButton, "callback", spy)
+    monkeypatch.setattr(discord.ui.LayoutView, "from_message", classmethod(spy))
     dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
-    await open_game(table.channel, table.ana, table.ben)
-    await act(table.ana, table.channel, "roll")
+    await open_game(table.channel, table.ana, table.ben)  # Join and Start, pressed
+    await act(table.ana, table.channel, "roll")  # answered by editing the board
+    await act(table.ana, table.channel, "die:0")
 
-    assert answered == [("join", table.ben.id), ("start", table.ana.id), ("roll", table.ana.id)]
+    assert buttons(board_message(table.channel))["die:0"].custom_id.endswith(":drop:0")  # type: ignore[union-attr]
+    assert rebuilt == [], "discord.py rebuilt a pressed card as a view"
     relays = {"on_game_press", "on_page_press", "answer_presses"}
     assert not relays & set(dir(FarkleBot)), "the client relays nothing"
+
+
+async def test_a_select_carrying_a_game_buttons_id_is_ignored_quietly(
+    table: Table, dice: Dice, caplog: pytest.LogCaptureFixture
+) -> None:
+    dice.script(ROLL_OFF)
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    roll = buttons(board)["roll"].custom_id
+    assert roll is not None
+
+    result = await forged_component(table.ana, board, roll, values=["1"])
+    assert not result.acknowledged
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert table.env.errors == []

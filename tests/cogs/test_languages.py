@@ -204,3 +204,29 @@ async def test_the_language_setting_is_autocompleted_checked_and_shown(
     assert back.response is not None and "language: pt-BR → auto" in (
         back.response.embeds[0].description or ""
     )
+
+
+# The answer to /farkle-config target 10,000 → 1,000 for a member reading each language, then to 1,000 again.
+CONFIG_NUMBERS = {
+    "en-US": ("target: 10,000 → 1,000", "target is already 1,000."),
+    "de": ("target: 10.000 → 1.000", "target ist bereits 1.000."),
+    "fr": (f"target: 10{NNBSP}000 → 1{NNBSP}000", f"target vaut déjà 1{NNBSP}000."),
+    "es-ES": ("target: 10.000 → 1.000", "target ya es 1.000."),
+    "pt-BR": ("target: 10.000 → 1.000", "target já é 1.000."),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(CONFIG_NUMBERS))
+async def test_config_answers_write_numbers_in_the_admins_language(
+    table: Table, admin: simcord.MemberActor, locales: dict[int, str], locale: str
+) -> None:
+    locales[admin.id] = locale
+    changed, unchanged = CONFIG_NUMBERS[locale]
+    answer = await admin.slash(table.channel, "farkle-config set", option="target", value="1000")
+    assert answer.response is not None
+    assert (answer.response.embeds[0].description or "").splitlines()[0] == changed
+    again = await admin.slash(table.channel, "farkle-config set", option="target", value="1000")
+    assert again.response is not None and again.response.embeds[0].description == unchanged
+    history = await admin.slash(table.channel, "farkle-config history")
+    assert history.response is not None
+    assert (history.response.embeds[0].description or "").endswith(f"**ada** · {changed}")

@@ -9,9 +9,11 @@ from itertools import combinations, product
 import pytest
 
 from bot.engine import LEVELS, Action, Game, Ruleset, ScriptedDice, advise, strategy_for
+from bot.engine.moves import turn_view
 from bot.engine.reach import reach_table
 from bot.engine.scoring import is_penalty_roll, score_dice, scoring_options
 from bot.engine.solver import solve
+from bot.engine.strategies import last_chance, points_to_beat
 
 NO_STRAIGHT = Ruleset(straight=None)  # Busche & Neller's scoring: the solver's known decisions hold here
 SMALL = NO_STRAIGHT.model_copy(update={"target": 1000})  # three 1s reach the target in one turn
@@ -171,6 +173,25 @@ def test_expert_banks_once_ahead_and_a_tie_only_when_ties_share(tie_rule: str, k
     game.bank("h", at(game, 1, 1, 1))
     game.roll("cpu")
     assert choose("expert", game) == Action("bank", "cpu", at(game, *kept))
+
+
+@pytest.mark.parametrize(("tie_rule", "need"), [("playoff", 1001), ("share", 1000)])
+def test_a_last_chance_is_judged_by_the_chance_to_pass(tie_rule: str, need: int) -> None:
+    """The one judge expert plays a last chance by and the review values it by (the review's own tests
+    check the review's side)."""
+    rules = SMALL.model_copy(update={"tie_rule": tie_rule})
+    opening = scripted(rules, ["h", "cpu"])
+    first = turn_view(opening)
+    assert points_to_beat(opening, first) is None and last_chance(opening, first) is None
+    game = final_round(rules)  # cpu has 300 kept and 1-5-2 on the table; h banked 1,000
+    view = turn_view(game)
+    chase = last_chance(game, view)
+    assert points_to_beat(game, view) == need and chase is not None and chase.goal == need
+    table = reach_table(rules)
+    enough = -(-need // table.unit)  # in units: turn totals are whole units (1,001 needs 1,050)
+    assert chase.expected_if_rolling(300, 3) == table.rolling(enough - 300 // table.unit, 3)
+    assert chase.after_keep(enough * table.unit, 2) == (1.0, True)
+    assert chase.after_keep((enough - 1) * table.unit, 2) == (table.after(1, 2), False)
 
 
 def test_expert_in_a_playoff_chases_the_posted_turn() -> None:

@@ -394,3 +394,22 @@ def test_the_chance_to_win_is_the_tables_at_a_turn_start_and_the_best_choice_ins
     advice = win_chances(game, solved)
     assert advice is not None and chance_to_win(game, solved) == advice.best.chance
     assert advice.best.chance > solved.value(0, 0), "a straight on the first roll is a good start"
+
+
+def test_a_turn_is_solved_once_while_hundreds_of_games_play_theirs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Live odds and master read the turn's values at every roll; rolls in many games interleave, so a
+    cache that keeps fewer turns than the games in play would solve every one of them again each time."""
+    solved: list[tuple[int, int]] = []
+    solve = WinTables._solve_turn
+
+    def counted(self: WinTables, bank: int, other: int, mine: int, theirs: int) -> object:
+        solved.append((bank, other))
+        return solve(self, bank, other, mine, theirs)
+
+    monkeypatch.setattr(WinTables, "_solve_turn", counted)
+    fresh = WinTables.from_bytes(tables("plain").to_bytes())  # its own turns kept, none yet
+    states = [(bank, other) for bank in range(0, 1000, 50) for other in range(0, 1000, 50)][:300]
+    for _ in range(3):  # three rolls in each game's turn, the games taking turns
+        for bank, other in states:
+            fresh.turn(bank, other)
+    assert len(solved) == len(states)

@@ -8,19 +8,26 @@ from dataclasses import replace
 
 from bot.engine import Game, Ruleset, ScriptedDice
 from bot.engine.daily import TURNS
+from bot.engine.review import GameReview
+from bot.engine.winprob import forget
 from bot.records import GameRecord
 from bot.sessions.achievements import (
     ACHIEVEMENTS,
+    PERFECT_DECISIONS,
     AchievementKeeper,
     Awarded,
     daily_achievements,
     game_achievements,
+    review_achievements,
 )
 from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.stream import DailyEnded, GameEnded
+from bot.sessions.review import GameReviews, Played
+from bot.sessions.stream import DailyEnded, GameEnded, GameEvent, GameReviewed
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
 from tests.records import player, synthetic
+from tests.sessions.test_review import MemoryReviews
+from tests.sessions.test_review import record as easy_against_expert
 from tests.storage.test_daily_store import attempt as daily_row
 
 ANA, BEN = 1, 2
@@ -50,6 +57,31 @@ def played(rolls: Sequence[Sequence[int]], moves: Sequence[tuple[str, str, tuple
         dice_start_json=json.dumps(start),
         actions_json=json.dumps([action.to_dict() for action in game.history]),
     )
+
+
+async def expert_scores_ten_thousand(day: int) -> int:
+    return 10_000
+
+
+def listened(store: SqlDailyStore) -> tuple[AchievementKeeper, list[Awarded]]:
+    """A keeper (expert scores 10,000 on every daily) and the list of what it tells its listeners."""
+    heard: list[Awarded] = []
+
+    async def listen(awarded: Awarded) -> None:
+        heard.append(awarded)
+
+    keeper = AchievementKeeper(store, Clock(), expert_scores_ten_thousand)
+    keeper.on_awarded(listen)
+    return keeper, heard
+
+
+async def reviewed(seed: int) -> tuple[GameRecord, GameReview]:
+    """A game of member 1 playing like `easy` and member 2 playing exactly like `expert`, reviewed in turn
+    points (no win tables), where `expert`'s every decision is the best one."""
+    forget()
+    game = easy_against_expert(seed)
+    published: list[GameEvent] = []
+    return game, await GameReviews(MemoryReviews(), published.append).review(Played.of(game))
 
 
 def test_the_table_holds_about_fifteen_achievements_with_unique_ids() -> None:
@@ -137,18 +169,36 @@ def test_a_daily_earns_by_its_turns_its_score_expert_and_the_streak() -> None:
     assert "daily_streak" not in daily_achievements(clean, expert=9999, streak=6)
 
 
+async def test_a_flawless_review_of_ten_decisions_or_more_earns_a_perfect_review() -> None:
+    game, review = await reviewed(6)
+    easy, expert = review.players
+    assert expert.flawless and expert.decisions >= PERFECT_DECISIONS and not easy.flawless
+    assert review_achievements(game, review) == {2: {"perfect_review"}}
+
+    short = replace(expert, decisions=PERFECT_DECISIONS - 1)
+    assert review_achievements(game, replace(review, players=(easy, short))) == {}, "too short to count"
+    played_by_computer = replace(game, players=(game.players[0], replace(game.players[1], computer="expert")))
+    assert review_achievements(played_by_computer, review) == {}, "computers earn nothing"
+
+
+async def test_a_replayed_review_awards_a_perfect_review_once(database: Database) -> None:
+    store = SqlDailyStore(database)
+    keeper, heard = listened(store)
+    game, review = await reviewed(6)
+    await keeper(GameReviewed(game, review))
+    await keeper(GameReviewed(game, review))  # a start-up publishing it again
+    assert [([a.achievement for a in h.awards], h.game) for h in heard] == [
+        (["perfect_review"], game),
+        ([], game),
+    ]
+    assert [(a.achievement, a.source) for a in await store.achievements(2)] == [
+        ("perfect_review", game.game_id)
+    ]
+
+
 async def test_a_replayed_game_end_or_daily_end_awards_nothing_twice(database: Database) -> None:
     store = SqlDailyStore(database)
-    heard: list[Awarded] = []
-
-    async def expert(day: int) -> int:
-        return 10_000
-
-    async def listen(awarded: Awarded) -> None:
-        heard.append(awarded)
-
-    keeper = AchievementKeeper(store, Clock(), expert)
-    keeper.on_awarded(listen)
+    keeper, heard = listened(store)
     record = synthetic("g9", player(ANA, won=True, best=3500), player(BEN), ended_at=5.0, guild=1)
     await keeper(GameEnded(record))
     await keeper(GameEnded(record))  # a crash between the delivery and the mark: announced again
@@ -173,11 +223,7 @@ async def test_a_replayed_game_end_or_daily_end_awards_nothing_twice(database: D
 
 async def test_the_seventh_daily_in_a_row_earns_the_streak(database: Database) -> None:
     store = SqlDailyStore(database)
-
-    async def expert(day: int) -> int:
-        return 10_000
-
-    keeper = AchievementKeeper(store, Clock(), expert)
+    keeper, _ = listened(store)
     days = {ANA: range(19_994, 20_001), BEN: [19_993, *range(19_995, 20_001)]}  # ben missed a day
     for user_id, played_days in days.items():
         for day in played_days:

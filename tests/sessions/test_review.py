@@ -1,16 +1,18 @@
-"""Reviews in the session layer: every game reviewed once when it ends, however many ask at once, and a
-stored review read back instead of reviewing again."""
+"""Reviews in the session layer: every game reviewed once when it ends, however many ask at once, a
+stored review read back instead of reviewing again, each new review published on the stream, and the
+games a crash left unreviewed reviewed at start-up."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 
 from bot.engine.review import GameReview
 from bot.engine.rules import Ruleset
 from bot.records import GameRecord, PlayerRecord, ReviewRow
 from bot.sessions.review import GameReviews, Played
-from bot.sessions.stream import GameEnded
+from bot.sessions.stream import GameEnded, GameEvent, GameReviewed
 from tests.engine.test_review import play
 
 RULES = Ruleset.preset("classic")
@@ -19,9 +21,10 @@ RULES = Ruleset.preset("classic")
 class MemoryReviews:
     """The review store in memory: what was saved, and how often."""
 
-    def __init__(self) -> None:
+    def __init__(self, *unreviewed: GameRecord) -> None:
         self.rows: dict[str, ReviewRow] = {}
         self.saves = 0
+        self.missed = list(unreviewed)
 
     async def load(self, game_id: str) -> str | None:
         row = self.rows.get(game_id)
@@ -30,6 +33,9 @@ class MemoryReviews:
     async def save(self, row: ReviewRow) -> None:
         self.saves += 1
         self.rows.setdefault(row.game_id, row)
+
+    async def unreviewed(self, since: float) -> list[GameRecord]:
+        return [game for game in self.missed if game.ended_at >= since and game.game_id not in self.rows]
 
 
 def record(seed: int) -> GameRecord:
@@ -49,13 +55,19 @@ def played(game: GameRecord) -> Played:
     return Played(game.game_id, 1, 1.0, game.rules_json, game.dice_start_json, game.actions_json, seats)
 
 
+def unheard(event: GameEvent) -> None:
+    raise AssertionError(f"nothing new to publish, yet {event} was")
+
+
 async def test_a_game_that_ends_is_reviewed_once_however_many_ask() -> None:
     store = MemoryReviews()
-    reviews = GameReviews(store)
+    published: list[GameEvent] = []
+    reviews = GameReviews(store, published.append)
     game = record(1)
     await reviews.on_event(GameEnded(game))
     first, second = await asyncio.gather(reviews.review(played(game)), reviews.review(played(game)))
     assert first is second and store.saves == 1
+    assert published == [GameReviewed(game, first)], "the stored review is published once, with its game"
     stored = store.rows[game.game_id]
     assert [seat.user_id for seat in stored.seats] == [1, 2]
     expert = next(seat for seat in stored.seats if seat.user_id == 2)
@@ -65,8 +77,8 @@ async def test_a_game_that_ends_is_reviewed_once_however_many_ask() -> None:
 async def test_a_stored_review_is_read_back_not_made_again() -> None:
     store = MemoryReviews()
     game = record(2)
-    made = await GameReviews(store).review(played(game))
-    again = await GameReviews(store).review(played(game))  # a restart: nothing in memory
+    made = await GameReviews(store, unheard).review(played(game))  # asked for: no game record to publish
+    again = await GameReviews(store, unheard).review(played(game))  # a restart: nothing in memory
     assert again == made and store.saves == 1
     assert GameReview.from_json(store.rows[game.game_id].review_json, ["1", "2"]) == made
 
@@ -74,9 +86,20 @@ async def test_a_stored_review_is_read_back_not_made_again() -> None:
 async def test_a_review_from_another_version_is_made_again() -> None:
     store = MemoryReviews()
     game = record(3)
-    made = await GameReviews(store).review(played(game))
+    made = await GameReviews(store, unheard).review(played(game))
     old = store.rows[game.game_id]
     store.rows[game.game_id] = ReviewRow(
         old.game_id, old.guild_id, old.ended_at, old.measure, '{"version": 0}', old.seats
     )
-    assert await GameReviews(store).review(played(game)) == made
+    assert await GameReviews(store, unheard).review(played(game)) == made
+
+
+async def test_a_start_up_reviews_and_publishes_the_games_a_crash_left_unreviewed() -> None:
+    lost, older = record(4), replace(record(5), ended_at=-100.0)
+    store = MemoryReviews(lost, older)
+    published: list[GameEvent] = []
+    reviews = GameReviews(store, published.append)
+    assert await reviews.restore(since=0.0) == 1
+    made = await reviews.review(played(lost))
+    assert published == [GameReviewed(lost, made)] and list(store.rows) == [lost.game_id]
+    assert await GameReviews(store, unheard).restore(since=0.0) == 0, "a second start-up finds nothing"
