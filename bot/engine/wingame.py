@@ -6,6 +6,7 @@ are indices (bank units + `offset`), see `winprob` for the model.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,10 +22,12 @@ IntArray = np.ndarray[Any, np.dtype[np.int64]]
 Chances = np.ndarray[Any, np.dtype[np.floating[Any]]]  # tables' values: float64 solved, float32 stored
 
 # The rolls of 1-6 dice as the compiled kernels read them (`TurnRolls.kernel_args`): dice, then per number
-# of dice the chances of a Farkle, a penalty roll and an instant win, then the groups of rolls with keeps.
+# of dice the chances of a Farkle, a penalty roll and an instant win, the groups of rolls (their chance and
+# their best keep's node), the keep trie's nodes per number of dice and each node's parent, units and dice
+# left, and the most units one keep adds.
 KernelTurns = tuple[
     int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray,
-    IntArray, int,
+    IntArray, IntArray, IntArray, int,
 ]  # fmt: skip
 
 NEGATIVE_FLOOR = 2500
@@ -49,10 +52,63 @@ class TurnRolls:
     reach: int  # most units one keep adds
 
     def kernel_args(self) -> KernelTurns:
+        trie = KeepTrie.of(self)
         return (
             self.dice, self.farkle, self.penalty, self.instant, self.group_lo, self.group_hi, self.group_p,
-            self.keep_lo, self.keep_hi, self.keep_units, self.keep_left, self.reach,
+            trie.group_node, trie.node_lo, trie.node_hi, trie.parent, trie.units, trie.left, self.reach,
         )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class KeepTrie:
+    """The groups' keeps as a trie, so a best keep shared by many groups is found once.
+
+    A group of rolls is worth its best keep: the max over a set of (units, dice left) cells. Many groups
+    share most of their keeps (a 1 kept alone is in almost every roll of six dice), so each group's keeps
+    are sorted, commonest first, into a path of the trie; a node holds the best of its path so far, one
+    comparison with its parent's best. Nodes are numbered depth first, per number of dice: a node's
+    parent is mostly the node just before it. Classic: 268 nodes instead of 579 keeps.
+    """
+
+    group_node: IntArray  # [g]: the node that ends the group's path
+    node_lo: IntArray  # [n]: first node of n-dice rolls
+    node_hi: IntArray
+    parent: IntArray  # [node]: -1 at the root
+    units: IntArray  # [node]: the keep the node adds to its path
+    left: IntArray
+
+    @classmethod
+    def of(cls, turns: TurnRolls) -> KeepTrie:
+        keeps = [
+            [(int(turns.keep_units[k]), int(turns.keep_left[k])) for k in range(lo, hi)]
+            for lo, hi in zip(turns.keep_lo, turns.keep_hi, strict=True)
+        ]
+        node_lo, node_hi = [0] * (turns.dice + 1), [0] * (turns.dice + 1)
+        parent: list[int] = []
+        cells: list[tuple[int, int]] = []
+        group_node = [0] * len(keeps)
+        for n in range(1, turns.dice + 1):
+            groups = range(turns.group_lo[n], turns.group_hi[n])
+            common = Counter(keep for g in groups for keep in keeps[g])
+            paths = {g: tuple(sorted(keeps[g], key=lambda keep: (-common[keep], keep))) for g in groups}
+            node_lo[n] = len(parent)
+            node: dict[tuple[tuple[int, int], ...], int] = {}
+            for path in sorted(set(paths.values())):  # sorted paths: a depth-first order of their prefixes
+                for depth in range(1, len(path) + 1):
+                    if path[:depth] not in node:
+                        node[path[:depth]] = len(parent)
+                        parent.append(node[path[: depth - 1]] if depth > 1 else -1)
+                        cells.append(path[depth - 1])
+            for g in groups:
+                group_node[g] = node[paths[g]]
+            node_hi[n] = len(parent)
+        units, left = zip(*cells, strict=True)
+        return cls(
+            *(
+                np.array(column, dtype=np.int64)
+                for column in (group_node, node_lo, node_hi, parent, units, left)
+            )
+        )
 
 
 Grouped = list[tuple[float, tuple[tuple[int, int], ...]]]

@@ -33,6 +33,9 @@ def distinct(ending: FloatArray, j: int) -> int:
     return beyond
 
 
+Scratch = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, IntArray]
+
+
 @njit(cache=True, nogil=True)
 def solve_turn(
     i: int,
@@ -46,81 +49,78 @@ def solve_turn(
     bank_from: int,
     forced: bool,
     turns: Turns,
-    after: FloatArray,
-    after_slope: FloatArray,
-    rolling: FloatArray,
-    rolling_slope: FloatArray,
+    work: Scratch,
 ) -> tuple[float, float]:
     """Solve the turn of bank index i against j: a Farkle is worth `farkled` to the roller, a penalty
     roll `penalized` (which moves with `farkled` by `penalty_slope`), a roll in `instant` wins at once.
+    Returns the turn's value and its slope in `farkled` (the chance of ending the turn in a Farkle).
 
-    Fills `after[left, t]` (value once dice are kept: bank or roll on) and `rolling[n, t]` (value of
-    rolling n dice at turn total t), with their slopes in `farkled`; returns the turn's value and slope.
-    Past the last bank value that differs, a bank is worth that last value.
+    `cells[(t * dice + left) * 2]` is the value once dice are kept at turn total t with `left` dice left
+    (bank or roll on), the next cell its slope; `best` holds each keep-trie node's best cell. Past the
+    last bank value that differs, a bank is worth that last value.
     """
     (
-        dice,
-        farkle,
-        penalty,
-        instant,
-        group_lo,
-        group_hi,
-        group_p,
-        keep_lo,
-        keep_hi,
-        keep_units,
-        keep_left,
-        reach,
-    ) = turns
+        dice, farkle, penalty, instant, group_lo, group_hi, group_p, group_node, node_lo, node_hi, parent,
+        _, _, reach,
+    ) = turns  # fmt: skip
+    cells, best, best_slope, rolling, rolling_slope, node_cell = work
     beyond = distinct(ending, j)
     top = size + beyond - 1 - i  # largest turn total with its own bank value
     last = ending[j, beyond - 1]
-    for t in range(top + reach, -1, -1):
-        if t > top:
-            for left in range(dice):
-                after[left, t] = last
-                after_slope[left, t] = 0.0
-            continue
+    for c in range((top + 1) * dice, (top + reach + 1) * dice):
+        cells[2 * c] = last
+        cells[2 * c + 1] = 0.0
+    for t in range(top, -1, -1):
+        at = 2 * dice * t
         for n in range(1, dice + 1):
+            run, run_slope = -1.0, 0.0  # the previous node's best: mostly the parent's
+            for node in range(node_lo[n], node_hi[n]):
+                c = at + node_cell[node]
+                value, slope = cells[c], cells[c + 1]
+                up = parent[node]
+                if up >= 0:
+                    if up != node - 1:
+                        run, run_slope = best[up], best_slope[up]
+                    better = value > run
+                    value = value if better else run
+                    slope = slope if better else run_slope
+                best[node] = run = value
+                best_slope[node] = run_slope = slope
             value = farkle[n] * farkled + penalty[n] * penalized + instant[n]
             slope = farkle[n] + penalty[n] * penalty_slope
             for g in range(group_lo[n], group_hi[n]):
-                best = -1.0
-                best_slope = 0.0
-                for k in range(keep_lo[g], keep_hi[g]):
-                    c = after[keep_left[k], t + keep_units[k]]
-                    if c > best:
-                        best = c
-                        best_slope = after_slope[keep_left[k], t + keep_units[k]]
-                value += group_p[g] * best
-                slope += group_p[g] * best_slope
-            rolling[n, t] = value
-            rolling_slope[n, t] = slope
+                value += group_p[g] * best[group_node[g]]
+                slope += group_p[g] * best_slope[group_node[g]]
+            rolling[n] = value
+            rolling_slope[n] = slope
         bank = i + t
         banked = 1.0 - values[j, bank] if bank < size else ending[j, bank - size]
         for left in range(dice):
             n = left if left else dice
-            if t >= bank_from and (left or not forced) and banked >= rolling[n, t]:
-                after[left, t] = banked
-                after_slope[left, t] = 0.0
+            c = at + 2 * left
+            if t >= bank_from and (left or not forced) and banked >= rolling[n]:
+                cells[c] = banked
+                cells[c + 1] = 0.0
             else:
-                after[left, t] = rolling[n, t]
-                after_slope[left, t] = rolling_slope[n, t]
-    return rolling[dice, 0], rolling_slope[dice, 0]
+                cells[c] = rolling[n]
+                cells[c + 1] = rolling_slope[n]
+    return rolling[dice], rolling_slope[dice]
 
 
 @njit(cache=True, nogil=True)
-def scratch(
-    size: int, ending: FloatArray, turns: Turns
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """The arrays `solve_turn` fills: after, its slope, rolling, its slope."""
-    dice, reach = turns[0], turns[-1]
+def scratch(size: int, ending: FloatArray, turns: Turns) -> Scratch:
+    """The arrays `solve_turn` fills: the cells, the trie nodes' best and its slope, rolling n dice at the
+    current total and its slope; and where each node's cell is from a turn total's first cell."""
+    dice, parent, units, left, reach = turns[0], turns[10], turns[11], turns[12], turns[13]
     width = size + ending.shape[1] + reach + 1
+    nodes = len(parent)
     return (
-        np.zeros((dice, width)),
-        np.zeros((dice, width)),
-        np.zeros((dice + 1, width)),
-        np.zeros((dice + 1, width)),
+        np.zeros(2 * dice * width),
+        np.zeros(nodes),
+        np.zeros(nodes),
+        np.zeros(dice + 1),
+        np.zeros(dice + 1),
+        2 * (units * dice + left),
     )
 
 
@@ -139,7 +139,7 @@ def sweep_pairs(
     """One sweep: `values[i, j]` from the largest sum of banks down, each mirrored pair together (with the
     turn policies fixed both values are linear in each other: re-solved until the policies settle). A
     penalty roll that lowers a bank is valued as the last sweep left it; returns the largest change."""
-    after, after_slope, rolling, rolling_slope = scratch(size, ending, turns)
+    work = scratch(size, ending, turns)
     moved = 0.0
     for total in range(2 * size - 2, -1, -1):
         for i in range(max(0, total - size + 1), total // 2 + 1):
@@ -153,9 +153,8 @@ def sweep_pairs(
                 # a penalty roll that leaves the bank as it is leads to the mirrored state, like a Farkle
                 px, spx = (1.0 - y, 1.0) if penalty_to[i] == i else (1.0 - values[j, penalty_to[i]], 0.0)
                 vx, sx = solve_turn(
-                    i, j, 1.0 - y, px, spx, values, size, ending, bank_from[i], forced, turns, after,
-                    after_slope, rolling, rolling_slope,
-                )  # fmt: skip
+                    i, j, 1.0 - y, px, spx, values, size, ending, bank_from[i], forced, turns, work
+                )
                 if i == j:
                     # x = a + s (1 - x) with a = vx - s (1 - y) at the current policy
                     a = vx - sx * (1.0 - y)
@@ -164,9 +163,8 @@ def sweep_pairs(
                 else:
                     py, spy = (1.0 - x, 1.0) if penalty_to[j] == j else (1.0 - values[i, penalty_to[j]], 0.0)
                     vy, sy = solve_turn(
-                        j, i, 1.0 - x, py, spy, values, size, ending, bank_from[j], forced, turns, after,
-                        after_slope, rolling, rolling_slope,
-                    )  # fmt: skip
+                        j, i, 1.0 - x, py, spy, values, size, ending, bank_from[j], forced, turns, work
+                    )
                     ax = vx - sx * (1.0 - y)
                     ay = vy - sy * (1.0 - x)
                     nx = (ax + sx - sx * ay - sx * sy) / (1.0 - sx * sy)
@@ -199,7 +197,7 @@ def sweep_streaks(
     A Farkle below the third raises a streak (same sum of banks, larger sum of streaks: solved first);
     the third lowers the bank, valued as the last sweep left it. Returns the largest change.
     """
-    after, after_slope, rolling, rolling_slope = scratch(size, ending, turns)
+    work = scratch(size, ending, turns)
     moved = 0.0
     for total in range(2 * size - 2, -1, -1):
         for streaks in range(4, -1, -1):
@@ -211,7 +209,7 @@ def sweep_streaks(
                     penalized = 1.0 - values[b, a, j, penalty_to[i]]
                     v, _ = solve_turn(
                         i, j, farkled, penalized, 0.0, values[b, 0], size, ending, bank_from[i], forced,
-                        turns, after, after_slope, rolling, rolling_slope,
+                        turns, work,
                     )  # fmt: skip
                     moved = max(moved, abs(v - values[a, b, i, j]))
                     values[a, b, i, j] = v
