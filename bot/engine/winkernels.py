@@ -181,6 +181,40 @@ def sweep_pairs(
 
 
 @njit(cache=True, nogil=True)
+def streak_order(
+    i: int, j: int, penalty_to: IntArray, reset_to: IntArray, penalties: bool
+) -> tuple[IntArray, bool]:
+    """The states of banks i and j (mover first: (side, a, b) as `side * 9 + a * 3 + b`, side 1 the mover
+    with bank j), ordered so that a state comes after the states of the same banks a Farkle or a penalty
+    roll leads to; and whether those lead round in a circle (both banks at their floor), to be iterated.
+
+    A Farkle below the third raises a streak; the third, or a penalty roll, keeps the banks only at the
+    floor, where a bank can't fall.
+    """
+    count = 9 if i == j else 18
+    depth = np.zeros(count, dtype=np.int64)
+    for _ in range(count + 1):
+        changed = False
+        for state in range(count):
+            side, a, b = state // 9, state // 3 % 3, state % 3
+            p = j if side else i
+            other = 0 if i == j else 9 * (1 - side)  # the state's successors: the other player to move
+            deeper = 0
+            if a < 2:
+                deeper = depth[other + b * 3 + a + 1] + 1
+            elif reset_to[p] == p:
+                deeper = depth[other + b * 3] + 1
+            if penalties and penalty_to[p] == p:
+                deeper = max(deeper, depth[other + b * 3 + a] + 1)
+            if deeper > depth[state]:
+                depth[state] = min(deeper, count)
+                changed = True
+        if not changed:
+            break
+    return np.argsort(depth, kind="mergesort"), depth.max() >= count
+
+
+@njit(cache=True, nogil=True)
 def sweep_streaks(
     values: FloatArray,
     size: int,
@@ -190,27 +224,43 @@ def sweep_streaks(
     penalty_to: IntArray,
     reset_to: IntArray,
     turns: Turns,
+    tol: float,
 ) -> float:
     """One sweep where three Farkles in a row lower the bank (to `reset_to`): `values[a, b, i, j]`, a and
     b the Farkles in a row of the player to move and the other.
 
-    A Farkle below the third raises a streak (same sum of banks, larger sum of streaks: solved first);
-    the third lowers the bank, valued as the last sweep left it. Returns the largest change.
+    The states of a pair of banks are solved together, each after those a Farkle leads to (`streak_order`;
+    round again until still where they form a circle). A third Farkle or a penalty roll that lowers a bank
+    is valued as the last sweep left it. Returns the largest change.
     """
     work = scratch(size, ending, turns)
+    penalties = turns[2].max() > 0.0
+    start = np.empty(18)
     moved = 0.0
     for total in range(2 * size - 2, -1, -1):
-        for streaks in range(4, -1, -1):
-            for i in range(max(0, total - size + 1), min(total, size - 1) + 1):
-                j = total - i
-                for a in range(max(0, streaks - 2), min(streaks, 2) + 1):
-                    b = streaks - a
-                    farkled = 1.0 - (values[b, a + 1, j, i] if a < 2 else values[b, 0, j, reset_to[i]])
-                    penalized = 1.0 - values[b, a, j, penalty_to[i]]
+        for i in range(max(0, total - size + 1), total // 2 + 1):
+            j = total - i
+            order, circle = streak_order(i, j, penalty_to, reset_to, penalties)
+            for state in order:
+                side, a, b = state // 9, state // 3 % 3, state % 3
+                start[state] = values[a, b, j, i] if side else values[a, b, i, j]
+            for _ in range(PAIR_ROUNDS):
+                still = True
+                for state in order:
+                    side, a, b = state // 9, state // 3 % 3, state % 3
+                    p, q = (j, i) if side else (i, j)
+                    farkled = 1.0 - (values[b, a + 1, q, p] if a < 2 else values[b, 0, q, reset_to[p]])
+                    penalized = 1.0 - values[b, a, q, penalty_to[p]]
                     v, _ = solve_turn(
-                        i, j, farkled, penalized, 0.0, values[b, 0], size, ending, bank_from[i], forced,
+                        p, q, farkled, penalized, 0.0, values[b, 0], size, ending, bank_from[p], forced,
                         turns, work,
                     )  # fmt: skip
-                    moved = max(moved, abs(v - values[a, b, i, j]))
-                    values[a, b, i, j] = v
+                    still = still and abs(v - values[a, b, p, q]) < tol
+                    values[a, b, p, q] = v
+                if still or not circle:
+                    break
+            for state in order:
+                side, a, b = state // 9, state // 3 % 3, state % 3
+                now = values[a, b, j, i] if side else values[a, b, i, j]
+                moved = max(moved, abs(now - start[state]))
     return moved

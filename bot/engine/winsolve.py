@@ -44,7 +44,7 @@ def solve_game(game: WinGame, tol: float, streaks: int = 1) -> FloatArray:
             )
         else:
             moved = winkernels.sweep_streaks(
-                values, size, ending, bank_from, forced, penalty_to, reset_to, turns
+                values, size, ending, bank_from, forced, penalty_to, reset_to, turns, tol
             )
         first = False
         if moved < tol or (streaks == 1 and not game.turns.penalty.any()):
