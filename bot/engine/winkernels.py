@@ -50,10 +50,12 @@ def solve_turn(
     forced: bool,
     turns: Turns,
     work: Scratch,
+    sloped: bool = True,
 ) -> tuple[float, float]:
     """Solve the turn of bank index i against j: a Farkle is worth `farkled` to the roller, a penalty
     roll `penalized` (which moves with `farkled` by `penalty_slope`), a roll in `instant` wins at once.
-    Returns the turn's value and its slope in `farkled` (the chance of ending the turn in a Farkle).
+    Returns the turn's value and its slope in `farkled` (the chance of ending the turn in a Farkle), or
+    0 without `sloped` (a third less work: the streak sweeps need no slopes).
 
     `cells[(t * dice + left) * 2]` is the value once dice are kept at turn total t with `left` dice left
     (bank or roll on), the next cell its slope; `best` holds each keep-trie node's best cell. Past the
@@ -74,23 +76,38 @@ def solve_turn(
         at = 2 * dice * t
         for n in range(1, dice + 1):
             run, run_slope = -1.0, 0.0  # the previous node's best: mostly the parent's
-            for node in range(node_lo[n], node_hi[n]):
-                c = at + node_cell[node]
-                value, slope = cells[c], cells[c + 1]
-                up = parent[node]
-                if up >= 0:
-                    if up != node - 1:
-                        run, run_slope = best[up], best_slope[up]
-                    better = value > run
-                    value = value if better else run
-                    slope = slope if better else run_slope
-                best[node] = run = value
-                best_slope[node] = run_slope = slope
+            if sloped:
+                for node in range(node_lo[n], node_hi[n]):
+                    c = at + node_cell[node]
+                    value, slope = cells[c], cells[c + 1]
+                    up = parent[node]
+                    if up >= 0:
+                        if up != node - 1:
+                            run, run_slope = best[up], best_slope[up]
+                        better = value > run
+                        value = value if better else run
+                        slope = slope if better else run_slope
+                    best[node] = run = value
+                    best_slope[node] = run_slope = slope
+            else:
+                for node in range(node_lo[n], node_hi[n]):
+                    value = cells[at + node_cell[node]]
+                    up = parent[node]
+                    if up >= 0:
+                        if up != node - 1:
+                            run = best[up]
+                        value = max(value, run)
+                    best[node] = run = value
             value = farkle[n] * farkled + penalty[n] * penalized + instant[n]
-            slope = farkle[n] + penalty[n] * penalty_slope
-            for g in range(group_lo[n], group_hi[n]):
-                value += group_p[g] * best[group_node[g]]
-                slope += group_p[g] * best_slope[group_node[g]]
+            slope = 0.0
+            if sloped:
+                slope = farkle[n] + penalty[n] * penalty_slope
+                for g in range(group_lo[n], group_hi[n]):
+                    value += group_p[g] * best[group_node[g]]
+                    slope += group_p[g] * best_slope[group_node[g]]
+            else:
+                for g in range(group_lo[n], group_hi[n]):
+                    value += group_p[g] * best[group_node[g]]
             rolling[n] = value
             rolling_slope[n] = slope
         bank = i + t
@@ -125,8 +142,26 @@ def scratch(size: int, ending: FloatArray, turns: Turns) -> Scratch:
 
 
 @njit(cache=True, nogil=True)
+def guess(values: FloatArray, previous: FloatArray, size: int, i: int, j: int, first: bool) -> float:
+    """Where to start the pair's rounds for `values[i, j]`, from the states above it this sweep solved.
+
+    In the first sweep: the neighbours' plane (`[i, j+1] + [i+1, j] - [i+1, j+1]`) or the one neighbour
+    there is. Later: the last sweep's value moved as the neighbour one unit up just moved. The nearer the
+    start, the likelier its policies are the answer's, and the pair settles in two rounds.
+    """
+    if not first:
+        return values[i, j] + (values[i, j + 1] - previous[i, j + 1] if j + 1 < size else 0.0)
+    if j + 1 >= size:
+        return values[i + 1, j] if i + 1 < size else 0.5
+    if i + 1 >= size:
+        return values[i, j + 1]
+    return values[i, j + 1] + values[i + 1, j] - values[i + 1, j + 1]
+
+
+@njit(cache=True, nogil=True)
 def sweep_pairs(
     values: FloatArray,
+    previous: FloatArray,
     size: int,
     ending: FloatArray,
     bank_from: IntArray,
@@ -138,20 +173,18 @@ def sweep_pairs(
 ) -> float:
     """One sweep: `values[i, j]` from the largest sum of banks down, each mirrored pair together (with the
     turn policies fixed both values are linear in each other: re-solved until the policies settle). A
-    penalty roll that lowers a bank is valued as the last sweep left it; returns the largest change."""
+    penalty roll that lowers a bank is valued as the last sweep left it (`previous`, a copy of `values`
+    from before the sweep; the first sweep has none); returns the largest change."""
     work = scratch(size, ending, turns)
     moved = 0.0
     for total in range(2 * size - 2, -1, -1):
         for i in range(max(0, total - size + 1), total // 2 + 1):
             j = total - i
-            if not first:
-                x, y = values[i, j], values[j, i]
-            else:  # start from the neighbours one bank unit up (solved): usually the same policies
-                x = values[i, j + 1] if j + 1 < size else 0.5
-                y = values[j, i + 1] if i + 1 < size else 0.5
+            x = guess(values, previous, size, i, j, first)
+            y = guess(values, previous, size, j, i, first)
             for _ in range(PAIR_ROUNDS):
                 # a penalty roll that leaves the bank as it is leads to the mirrored state, like a Farkle
-                px, spx = (1.0 - y, 1.0) if penalty_to[i] == i else (1.0 - values[j, penalty_to[i]], 0.0)
+                px, spx = (1.0 - y, 1.0) if penalty_to[i] == i else (1.0 - previous[j, penalty_to[i]], 0.0)
                 vx, sx = solve_turn(
                     i, j, 1.0 - y, px, spx, values, size, ending, bank_from[i], forced, turns, work
                 )
@@ -161,7 +194,9 @@ def sweep_pairs(
                     nx = (a + sx) / (1.0 + sx)
                     ny = nx
                 else:
-                    py, spy = (1.0 - x, 1.0) if penalty_to[j] == j else (1.0 - values[i, penalty_to[j]], 0.0)
+                    py, spy = (
+                        (1.0 - x, 1.0) if penalty_to[j] == j else (1.0 - previous[i, penalty_to[j]], 0.0)
+                    )
                     vy, sy = solve_turn(
                         j, i, 1.0 - x, py, spy, values, size, ending, bank_from[j], forced, turns, work
                     )
@@ -174,7 +209,7 @@ def sweep_pairs(
                 y = ny
                 if done:
                     break
-            moved = max(moved, abs(x - values[i, j]), abs(y - values[j, i]))
+            moved = max(moved, abs(x - previous[i, j]), abs(y - previous[j, i]))
             values[i, j] = x
             values[j, i] = y
     return moved
@@ -253,7 +288,7 @@ def sweep_streaks(
                     penalized = 1.0 - values[b, a, q, penalty_to[p]]
                     v, _ = solve_turn(
                         p, q, farkled, penalized, 0.0, values[b, 0], size, ending, bank_from[p], forced,
-                        turns, work,
+                        turns, work, False,
                     )  # fmt: skip
                     still = still and abs(v - values[a, b, p, q]) < tol
                     values[a, b, p, q] = v
