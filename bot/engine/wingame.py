@@ -21,13 +21,13 @@ FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 Chances = np.ndarray[Any, np.dtype[np.floating[Any]]]  # tables' values: float64 solved, float32 stored
 
-# The rolls of 1-6 dice as the compiled kernels read them (`TurnRolls.kernel_args`): dice, then per number
-# of dice the chances of a Farkle, a penalty roll and an instant win, the groups of rolls (their chance and
-# their best keep's node), the keep trie's nodes per number of dice and each node's parent, units and dice
-# left, and the most units one keep adds.
+# The rolls of 1-6 dice as the compiled kernels read them (`TurnRolls.kernel_args`): dice, per number of
+# dice the chances of a Farkle, a penalty roll and an instant win, the keep trie (`KeepTrie`: per number of
+# dice its first and last node, then each node's parent, units, dice left and chance), and the most units
+# one keep adds.
 KernelTurns = tuple[
-    int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray,
-    IntArray, IntArray, IntArray, int,
+    int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, FloatArray,
+    int,
 ]  # fmt: skip
 
 NEGATIVE_FLOOR = 2500
@@ -54,8 +54,8 @@ class TurnRolls:
     def kernel_args(self) -> KernelTurns:
         trie = KeepTrie.of(self)
         return (
-            self.dice, self.farkle, self.penalty, self.instant, self.group_lo, self.group_hi, self.group_p,
-            trie.group_node, trie.node_lo, trie.node_hi, trie.parent, trie.units, trie.left, self.reach,
+            self.dice, self.farkle, self.penalty, self.instant, trie.node_lo, trie.node_hi, trie.parent,
+            trie.units, trie.left, trie.chance, self.reach,
         )  # fmt: skip
 
 
@@ -66,16 +66,17 @@ class KeepTrie:
     A group of rolls is worth its best keep: the max over a set of (units, dice left) cells. Many groups
     share most of their keeps (a 1 kept alone is in almost every roll of six dice), so each group's keeps
     are sorted, commonest first, into a path of the trie; a node holds the best of its path so far, one
-    comparison with its parent's best. Nodes are numbered depth first, per number of dice: a node's
-    parent is mostly the node just before it. Classic: 268 nodes instead of 579 keeps.
+    comparison with its parent's best, and the chance of the group whose path ends there (0 if none).
+    Nodes are numbered depth first, per number of dice: a node's parent is mostly the node just before
+    it. Classic: 268 nodes instead of 579 keeps.
     """
 
-    group_node: IntArray  # [g]: the node that ends the group's path
     node_lo: IntArray  # [n]: first node of n-dice rolls
     node_hi: IntArray
     parent: IntArray  # [node]: -1 at the root
     units: IntArray  # [node]: the keep the node adds to its path
     left: IntArray
+    chance: FloatArray  # [node]: the chance of the rolls whose best keep is the node's
 
     @classmethod
     def of(cls, turns: TurnRolls) -> KeepTrie:
@@ -86,7 +87,7 @@ class KeepTrie:
         node_lo, node_hi = [0] * (turns.dice + 1), [0] * (turns.dice + 1)
         parent: list[int] = []
         cells: list[tuple[int, int]] = []
-        group_node = [0] * len(keeps)
+        chance: list[float] = []
         for n in range(1, turns.dice + 1):
             groups = range(turns.group_lo[n], turns.group_hi[n])
             common = Counter(keep for g in groups for keep in keeps[g])
@@ -99,16 +100,13 @@ class KeepTrie:
                         node[path[:depth]] = len(parent)
                         parent.append(node[path[: depth - 1]] if depth > 1 else -1)
                         cells.append(path[depth - 1])
+                        chance.append(0.0)
             for g in groups:
-                group_node[g] = node[paths[g]]
+                chance[node[paths[g]]] += float(turns.group_p[g])
             node_hi[n] = len(parent)
         units, left = zip(*cells, strict=True)
-        return cls(
-            *(
-                np.array(column, dtype=np.int64)
-                for column in (group_node, node_lo, node_hi, parent, units, left)
-            )
-        )
+        columns = (node_lo, node_hi, parent, units, left)
+        return cls(*(np.array(column, dtype=np.int64) for column in columns), np.array(chance))
 
 
 Grouped = list[tuple[float, tuple[tuple[int, int], ...]]]

@@ -62,8 +62,7 @@ def solve_turn(
     last bank value that differs, a bank is worth that last value.
     """
     (
-        dice, farkle, penalty, instant, group_lo, group_hi, group_p, group_node, node_lo, node_hi, parent,
-        _, _, reach,
+        dice, farkle, penalty, instant, node_lo, node_hi, parent, _, _, chance, reach,
     ) = turns  # fmt: skip
     cells, best, best_slope, rolling, rolling_slope, node_cell = work
     beyond = distinct(ending, j)
@@ -75,39 +74,35 @@ def solve_turn(
     for t in range(top, -1, -1):
         at = 2 * dice * t
         for n in range(1, dice + 1):
+            # the Farkle, the penalty roll, the instant win, then each group of rolls' best keep
+            value = farkle[n] * farkled + penalty[n] * penalized + instant[n]
+            slope = farkle[n] + penalty[n] * penalty_slope if sloped else 0.0
             run, run_slope = -1.0, 0.0  # the previous node's best: mostly the parent's
             if sloped:
                 for node in range(node_lo[n], node_hi[n]):
                     c = at + node_cell[node]
-                    value, slope = cells[c], cells[c + 1]
+                    kept, kept_slope = cells[c], cells[c + 1]
                     up = parent[node]
                     if up >= 0:
                         if up != node - 1:
                             run, run_slope = best[up], best_slope[up]
-                        better = value > run
-                        value = value if better else run
-                        slope = slope if better else run_slope
-                    best[node] = run = value
-                    best_slope[node] = run_slope = slope
+                        better = kept > run
+                        kept = kept if better else run
+                        kept_slope = kept_slope if better else run_slope
+                    best[node] = run = kept
+                    best_slope[node] = run_slope = kept_slope
+                    value += chance[node] * kept
+                    slope += chance[node] * kept_slope
             else:
                 for node in range(node_lo[n], node_hi[n]):
-                    value = cells[at + node_cell[node]]
+                    kept = cells[at + node_cell[node]]
                     up = parent[node]
                     if up >= 0:
                         if up != node - 1:
                             run = best[up]
-                        value = max(value, run)
-                    best[node] = run = value
-            value = farkle[n] * farkled + penalty[n] * penalized + instant[n]
-            slope = 0.0
-            if sloped:
-                slope = farkle[n] + penalty[n] * penalty_slope
-                for g in range(group_lo[n], group_hi[n]):
-                    value += group_p[g] * best[group_node[g]]
-                    slope += group_p[g] * best_slope[group_node[g]]
-            else:
-                for g in range(group_lo[n], group_hi[n]):
-                    value += group_p[g] * best[group_node[g]]
+                        kept = max(kept, run)
+                    best[node] = run = kept
+                    value += chance[node] * kept
             rolling[n] = value
             rolling_slope[n] = slope
         bank = i + t
@@ -128,7 +123,7 @@ def solve_turn(
 def scratch(size: int, ending: FloatArray, turns: Turns) -> Scratch:
     """The arrays `solve_turn` fills: the cells, the trie nodes' best and its slope, rolling n dice at the
     current total and its slope; and where each node's cell is from a turn total's first cell."""
-    dice, parent, units, left, reach = turns[0], turns[10], turns[11], turns[12], turns[13]
+    dice, parent, units, left, reach = turns[0], turns[6], turns[7], turns[8], turns[10]
     width = size + ending.shape[1] + reach + 1
     nodes = len(parent)
     return (
