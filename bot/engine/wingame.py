@@ -105,8 +105,8 @@ class KeepTrie:
                 chance[node[paths[g]]] += float(turns.group_p[g])
             node_hi[n] = len(parent)
         units, left = zip(*cells, strict=True)
-        columns = (node_lo, node_hi, parent, units, left)
-        return cls(*(np.array(column, dtype=np.int64) for column in columns), np.array(chance))
+        ints = [np.array(column, dtype=np.int64) for column in (node_lo, node_hi, parent, units, left)]
+        return cls(ints[0], ints[1], ints[2], ints[3], ints[4], np.array(chance))
 
 
 Grouped = list[tuple[float, tuple[tuple[int, int], ...]]]

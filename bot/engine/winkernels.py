@@ -144,13 +144,16 @@ def guess(values: FloatArray, previous: FloatArray, size: int, i: int, j: int, f
     there is. Later: the last sweep's value moved as the neighbour one unit up just moved. The nearer the
     start, the likelier its policies are the answer's, and the pair settles in two rounds.
     """
+    start: float = values[i, j]
     if not first:
-        return values[i, j] + (values[i, j + 1] - previous[i, j + 1] if j + 1 < size else 0.0)
+        return start + (values[i, j + 1] - previous[i, j + 1] if j + 1 < size else 0.0)
     if j + 1 >= size:
-        return values[i + 1, j] if i + 1 < size else 0.5
-    if i + 1 >= size:
-        return values[i, j + 1]
-    return values[i, j + 1] + values[i + 1, j] - values[i + 1, j + 1]
+        start = values[i + 1, j] if i + 1 < size else 0.5
+    elif i + 1 >= size:
+        start = values[i, j + 1]
+    else:
+        start = values[i, j + 1] + values[i + 1, j] - values[i + 1, j + 1]
+    return start
 
 
 @njit(cache=True, nogil=True)
