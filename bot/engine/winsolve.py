@@ -16,8 +16,8 @@ from bot.engine.winprob import DEFAULT_MARGIN, WinTables, unsupported
 # The game without Farkle streaks is only where the streak sweeps start: a bank's third Farkle moves its
 # chances by up to ~0.03, so solving it finer than this is wasted.
 START_TOL = 1e-4
-# A sweep's largest change, as a multiple of the last sweep's, is taken this many times over for the rate
-# at which the changes still to come shrink (the rate creeps up as the sweeps settle).
+# The ratio of a sweep's largest change to the last one's, taken this many times over for the rate at
+# which the changes still to come shrink (see `settled`).
 RATE_MARGIN = 4.0
 
 
@@ -61,17 +61,20 @@ def solve_game(game: WinGame, tol: float, streaks: int = 1) -> FloatArray:
 
 def settled(changes: list[float], tol: float) -> bool:
     """Whether the values are within `tol` of where further sweeps would take them, by the largest change
-    of each sweep so far.
+    of each sweep so far (the first from the start).
 
-    A sweep maps the values towards the answer, shrinking their distance to it by a rate r < 1 (a bank
-    lowered by a rare event is worth what it was worth, give or take the last change, times the chance of
-    that event and of what follows). If the last change was d, what the sweeps still to come move is at
-    most d r / (1 - r). The rate is estimated from the last two changes (their ratio, times
-    `RATE_MARGIN`: measured, the ratio creeps up by about two times per sweep as the fast parts settle).
+    Near the answer a sweep shrinks the values' distance to it by some rate r < 1 (a bank lowered by a
+    rare event is valued from the last sweep, off by what that sweep still had to move, times the
+    chance of the event and of what follows). After a change d, the sweeps still to come move at most
+    d r / (1 - r) in all. r is estimated as the larger of the last two ratios of successive changes, times
+    `RATE_MARGIN`: measured on the presets, that ratio creeps up about two times a sweep as the fast parts
+    settle (last-loses: 0.10, 0.002, 0.004, 0.008, ...), so a ratio alone would promise too little.
+    A sweep that moves nothing by `tol` is settled too (as before the estimate; it can't be told from
+    rounding noise).
     """
-    if changes[-1] < tol:  # a sweep that moves nothing by `tol` (where the rate can't be told from noise)
+    if changes[-1] < tol:
         return True
-    if len(changes) < 2:
+    if len(changes) < 3:
         return False
-    rate = RATE_MARGIN * changes[-1] / changes[-2]
+    rate = RATE_MARGIN * max(changes[-1] / changes[-2], changes[-2] / changes[-3])
     return rate < 0.5 and changes[-1] * rate / (1.0 - rate) < tol
