@@ -4,12 +4,15 @@ Banks are indices here (`winprob` maps points to them): index `i` is a bank of `
 indices `size` and up have reached the target. A turn's total only grows, so a turn is solved backward
 from its largest total once the turn-start values it can lead to are fixed. Banking leads to a larger sum
 of banks; a Farkle leads to the mirrored state (same sum: the pair is solved together) or, with Farkle
-streaks, to a larger sum of streaks. Only rare events lower a bank: a penalty roll, a third Farkle in a
-row. Their targets are valued from the previous sweep, and sweeps repeat until no value moves.
+streaks, to the other player's turn with a longer streak (the pair's states are solved in that order).
+Only rare events lower a bank: a penalty roll, a third Farkle in a row. Their targets are valued from
+the previous sweep, and sweeps repeat until settled (`winsolve.settled`).
 
-Speed: each turn solve is ~300 turn totals x ~600 keep look-ups, for ~40,000 bank pairs, two or three
-times: 10^10 simple steps, which NumPy can't vectorise well (a max over each roll's keeps, on a different
-slice for every state), so the kernels are compiled with Numba (nogil: a worker thread doesn't block).
+Speed: a turn solve is ~100-400 turn totals x 6 numbers of dice x each roll's best keep: ~600 keeps,
+found by walking a trie of ~300 nodes (`wingame.KeepTrie`), for each of 40,000 states (360,000 with
+Farkle streaks), once or twice per sweep: 10^10 simple steps, which NumPy can't vectorise well (a max
+over each roll's keeps, on a different slice for every state), so the kernels are compiled with Numba
+(nogil: a worker thread doesn't block).
 """
 
 from __future__ import annotations
@@ -137,23 +140,36 @@ def scratch(size: int, ending: FloatArray, turns: Turns) -> Scratch:
 
 
 @njit(cache=True, nogil=True)
-def guess(values: FloatArray, previous: FloatArray, size: int, i: int, j: int, first: bool) -> float:
-    """Where to start the pair's rounds for `values[i, j]`, from the states above it this sweep solved.
+def solved_change(values: FloatArray, previous: FloatArray, i: int, j: int, first: bool) -> float:
+    """How far this sweep moved `values[i, j]` (the first sweep: from nothing)."""
+    was: float = 0.0 if first else previous[i, j]
+    now: float = values[i, j]
+    return now - was
 
-    In the first sweep: the neighbours' plane (`[i, j+1] + [i+1, j] - [i+1, j+1]`) or the one neighbour
-    there is. Later: the last sweep's value moved as the neighbour one unit up just moved. The nearer the
-    start, the likelier its policies are the answer's, and the pair settles in two rounds.
+
+@njit(cache=True, nogil=True)
+def guess(values: FloatArray, previous: FloatArray, size: int, i: int, j: int, first: bool) -> float:
+    """Where to start the pair's rounds for `values[i, j]`: the last sweep's value, moved as the plane
+    through the three neighbours one unit up (solved this sweep) moved, or as the one neighbour there is.
+    In the first sweep that plane is the neighbours' values themselves; later sweeps mostly move a value
+    as its neighbours moved, to within `tol` of where it settles (one round, none to confirm).
+
+    The nearer the start, the likelier its policies are the answer's, and the pair settles in two rounds.
     """
-    start: float = values[i, j]
-    if not first:
-        return start + (values[i, j + 1] - previous[i, j + 1] if j + 1 < size else 0.0)
-    if j + 1 >= size:
-        start = values[i + 1, j] if i + 1 < size else 0.5
-    elif i + 1 >= size:
-        start = values[i, j + 1]
+    if i + 1 < size and j + 1 < size:
+        moved = (
+            solved_change(values, previous, i, j + 1, first)
+            + solved_change(values, previous, i + 1, j, first)
+            - solved_change(values, previous, i + 1, j + 1, first)
+        )
+    elif j + 1 < size:
+        moved = solved_change(values, previous, i, j + 1, first)
+    elif i + 1 < size:
+        moved = solved_change(values, previous, i + 1, j, first)
     else:
-        start = values[i, j + 1] + values[i + 1, j] - values[i + 1, j + 1]
-    return start
+        moved = 0.5 if first else 0.0
+    start: float = 0.0 if first else previous[i, j]
+    return start + moved
 
 
 @njit(cache=True, nogil=True)
@@ -170,9 +186,10 @@ def sweep_pairs(
     first: bool,
 ) -> float:
     """One sweep: `values[i, j]` from the largest sum of banks down, each mirrored pair together (with the
-    turn policies fixed both values are linear in each other: re-solved until the policies settle). A
-    penalty roll that lowers a bank is valued as the last sweep left it (`previous`, a copy of `values`
-    from before the sweep; the first sweep has none); returns the largest change."""
+    turn policies fixed both values are linear in each other: re-solved until the policies settle, from
+    a `guess`). A penalty roll that lowers a bank is valued as the last sweep left it (`previous`: a copy
+    of `values` from before the sweep, the even chances it starts from before the first); returns the
+    largest change."""
     work = scratch(size, ending, turns)
     moved = 0.0
     for total in range(2 * size - 2, -1, -1):
@@ -217,12 +234,13 @@ def sweep_pairs(
 def streak_order(
     i: int, j: int, penalty_to: IntArray, reset_to: IntArray, penalties: bool
 ) -> tuple[IntArray, bool]:
-    """The states of banks i and j (mover first: (side, a, b) as `side * 9 + a * 3 + b`, side 1 the mover
-    with bank j), ordered so that a state comes after the states of the same banks a Farkle or a penalty
-    roll leads to; and whether those lead round in a circle (both banks at their floor), to be iterated.
+    """The states of banks i and j, numbered `side * 9 + a * 3 + b` (side 0: bank i to move, side 1: bank
+    j; a and b the Farkles in a row of the player to move and the other), ordered so that each comes after
+    the states of the same banks that a Farkle or a penalty roll leads to; and whether those lead round in
+    a circle (only where both banks are at their floor), to be iterated.
 
-    A Farkle below the third raises a streak; the third, or a penalty roll, keeps the banks only at the
-    floor, where a bank can't fall.
+    A Farkle below the third hands the turn over with one more Farkle in a row; the third, or a penalty
+    roll, keeps the banks as they are only at the floor, where a bank can't fall.
     """
     count = 9 if i == j else 18
     depth = np.zeros(count, dtype=np.int64)
