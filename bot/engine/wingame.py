@@ -7,6 +7,7 @@ are indices (bank units + `offset`), see `winprob` for the model.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +24,8 @@ Chances = np.ndarray[Any, np.dtype[np.floating[Any]]]  # tables' values: float64
 
 # The rolls of 1-6 dice as the compiled kernels read them (`TurnRolls.kernel_args`): dice, per number of
 # dice the chances of a Farkle, a penalty roll and an instant win, the keep trie (`KeepTrie`: per number of
-# dice its first and last node, then each node's parent, units, dice left and chance), and the most units
-# one keep adds.
+# dice where its nodes start and end, then each node's parent, units, dice left and chance), and the most
+# units one keep adds.
 KernelTurns = tuple[
     int, FloatArray, FloatArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, FloatArray,
     int,
@@ -105,8 +106,11 @@ class KeepTrie:
                 chance[node[paths[g]]] += float(turns.group_p[g])
             node_hi[n] = len(parent)
         units, left = zip(*cells, strict=True)
-        ints = [np.array(column, dtype=np.int64) for column in (node_lo, node_hi, parent, units, left)]
-        return cls(ints[0], ints[1], ints[2], ints[3], ints[4], np.array(chance))
+        return cls(_ints(node_lo), _ints(node_hi), _ints(parent), _ints(units), _ints(left), np.array(chance))
+
+
+def _ints(numbers: Sequence[int]) -> IntArray:
+    return np.array(numbers, dtype=np.int64)
 
 
 Grouped = list[tuple[float, tuple[tuple[int, int], ...]]]

@@ -13,8 +13,8 @@ from bot.engine.rules import Ruleset
 from bot.engine.wingame import FloatArray, WinGame, streak_count, win_game
 from bot.engine.winprob import DEFAULT_MARGIN, WinTables, unsupported
 
-# The game without Farkle streaks is only where the streak sweeps start: a bank's third Farkle moves its
-# chances by up to ~0.03, so solving it finer than this is wasted.
+# The game without Farkle streaks is only where the streak sweeps start: its chances at the banks a third
+# Farkle resets to are ~0.03 off the streaks' answer anyway, so solving it finer than this is wasted.
 START_TOL = 1e-4
 # The ratio of a sweep's largest change to the last one's, taken this many times over for the rate at
 # which the changes still to come shrink (see `settled`).
