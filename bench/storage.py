@@ -43,10 +43,12 @@ from bot.engine import Game, IllegalAction, Ruleset, SeededDice
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate_game
 from bot.records import METRICS, Period
 from bot.sessions.archive import record_of
+from bot.sessions.review import GameReviews
 from bot.sessions.session import Seat, Session
 from bot.stats import StatsService
 from bot.storage import Database, open_database
 from bot.storage.database import sqlalchemy_url
+from bot.storage.reviews import SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
 
 GUILD = 424242
@@ -269,7 +271,7 @@ async def timed(run: Callable[[], Awaitable[object]], repeats: int) -> float:
 
 
 async def bench_leaderboards(db: Database, repeats: int) -> Figures:
-    stats = StatsService(db, FixedClock(), MIN_GAMES)
+    stats = StatsService(db, FixedClock(), MIN_GAMES, GameReviews(SqlReviewStore(db)))
     query = sa.text(  # a member from the middle of the board
         "SELECT user_id FROM player_stats ORDER BY rating DESC"
         " LIMIT 1 OFFSET (SELECT COUNT(*) / 2 FROM player_stats)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from pydantic import ValidationError
 from bot.database_url import DatabaseUrl
 from bot.logs import setup_logging
 from bot.settings import Settings, settings_problem
-from bot.storage import DatabaseUnavailable, SchemaTooNew, open_database
+from bot.storage import DatabaseUnavailable, SchemaBehind, SchemaTooNew, open_database
 from bot.storage.backup import BackupRefused, backup
 from bot.storage.copy import Copied, CopyRefused, copy_database
 
@@ -25,11 +26,21 @@ def _fail(message: str) -> int:
     return 2
 
 
-async def _migrate(where: DatabaseUrl) -> list[str]:
+async def _migrate(where: DatabaseUrl, *, upgrade: bool = True) -> list[str]:
     """Open and migrate the database, then close it: a bad database is reported before Discord is."""
-    db, applied = await open_database(where)
+    db, applied = await open_database(where, upgrade=upgrade)
     await db.close()
     return applied
+
+
+def _prepare(where: DatabaseUrl) -> int:
+    """Before the bot connects: check the database, and migrate one behind this bot with `migrate` in a
+    child process, so Alembic (~12 MB resident once imported) never stays in the long-running bot."""
+    try:
+        asyncio.run(_migrate(where, upgrade=False))
+    except SchemaBehind:
+        return subprocess.run([sys.executable, "-m", "bot", "migrate"], check=False).returncode
+    return 0
 
 
 async def _copy(source: DatabaseUrl, target: DatabaseUrl) -> list[Copied]:
@@ -112,8 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         problem = settings.token_problem()
         if problem:
             return _fail(problem)
-        asyncio.run(_migrate(where))
-        return _connect(settings, token)
+        return _prepare(where) or _connect(settings, token)
     except (SchemaTooNew, DatabaseUnavailable, BackupRefused, CopyRefused) as error:
         return _fail(str(error))
     except KeyboardInterrupt:

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from openskill.models import PlackettLuce
+from functools import cache
+from typing import TYPE_CHECKING
 
 from bot.records import Rating
 
-_MODEL = PlackettLuce()
-DEFAULT_MU = _MODEL.mu
-DEFAULT_SIGMA = _MODEL.sigma
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
+
+DEFAULT_MU = 25.0  # openskill's defaults, the model is built with them
+DEFAULT_SIGMA = DEFAULT_MU / 3
+
+
+@cache
+def _model() -> PlackettLuce:
+    # Imported at the first rated game, not at start-up: ~1 MB resident a bot may not need for hours.
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 
 
 def conservative(mu: float, sigma: float) -> float:
@@ -20,8 +30,9 @@ def conservative(mu: float, sigma: float) -> float:
 
 def rate(players: Sequence[tuple[float, float]], placements: Sequence[int]) -> list[tuple[float, float]]:
     """New (mu, sigma) for each player after one game; equal placements are ties."""
-    teams = [[_MODEL.create_rating([mu, sigma])] for mu, sigma in players]
-    rated = _MODEL.rate(teams, ranks=[float(p) for p in placements])
+    model = _model()
+    teams = [[model.create_rating([mu, sigma])] for mu, sigma in players]
+    rated = model.rate(teams, ranks=[float(p) for p in placements])
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 

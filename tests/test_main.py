@@ -90,6 +90,32 @@ def test_migrate_creates_the_database_folder_and_applies_migrations(tmp_path: Pa
     assert again.returncode == 0 and "up to date" in again.stdout
 
 
+def test_the_running_bot_never_imports_alembic(tmp_path: Path, blank_database_url: DatabaseUrl) -> None:
+    """Alembic (~12 MB resident once imported) migrates a database behind the bot in a child process
+    (`python -m bot migrate`), and is not needed at all once the schema is at head: the long-running bot
+    never holds it, on its first start or any other."""
+    where = blank_database_url
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")}
+    env.update(
+        {"DATABASE_PATH": str(where.sqlite_path)}
+        if where.sqlite_path
+        else {"DATABASE_URL": str(where.server_url)}
+    )
+    start = (
+        "import sys, bot.__main__ as cli, bot.client, cogs.board, cogs.farkle, cogs.config\n"
+        "from bot.settings import Settings\n"
+        "status = cli._prepare(Settings().database)\n"
+        "sys.exit(status or ('alembic' in sys.modules and 'alembic was imported'))"
+    )
+    starts = [
+        subprocess.run([sys.executable, "-c", start], cwd=tmp_path, env=env, capture_output=True, text=True)
+        for _ in ("a fresh database", "the same, at head")
+    ]
+    assert [result.returncode for result in starts] == [0, 0], [result.stderr for result in starts]
+    assert f"Migrations applied: {revisions()}" in starts[0].stdout, "the child process migrated"
+    assert starts[1].stdout == "", "nothing to migrate: no child process"
+
+
 def test_migrate_on_a_postgresql_server(tmp_path: Path, blank_postgres_url: DatabaseUrl) -> None:
     assert blank_postgres_url.server_url is not None
     result = run_bot(tmp_path, "migrate", DATABASE_URL=blank_postgres_url.server_url)

@@ -35,28 +35,40 @@ def _nth_roll(index: int, n: int) -> tuple[int, ...]:
     return tuple(faces)
 
 
+# The generator that rolled last, by (seed, draws): a game rolling on (a simulation, a replay, a review)
+# takes it back instead of rebuilding it. One, not one per game: see `SeededDice`.
+_LAST_USED: dict[tuple[int, int], random.Random] = {}
+
+
 class SeededDice:
     """Fair dice from `random.Random(seed)`; the state is the seed and how many numbers were drawn.
 
-    That keeps a saved game a few bytes instead of the generator's 2.5 KB internal state, and restoring
-    replays the draws (microseconds for a whole game).
+    That is all a saved game keeps, and all a live game keeps in memory too: the bot holds hundreds of
+    games whose dice wait minutes between rolls, so the generator's 2.5 KB state is rebuilt when another
+    game rolled since (seeded, the numbers drawn so far skipped in one call: a few microseconds).
     """
 
-    __slots__ = ("_draws", "_random", "_seed")
+    __slots__ = ("_draws", "_seed")
 
     def __init__(self, seed: int, draws: int = 0) -> None:
         self._seed = seed
-        self._random = random.Random(seed).random
-        for _ in range(draws):
-            self._random()
         self._draws = draws
 
     def roll(self, n: int) -> tuple[int, ...]:
+        generator = _LAST_USED.pop((self._seed, self._draws), None)
+        if generator is None:
+            generator = random.Random(self._seed)
+            if self._draws:
+                generator.getrandbits(64 * self._draws)  # each random() takes two 32-bit words
         if n <= 6:
             self._draws += 1
-            return _nth_roll(int(self._random() * 6**n), n)
-        self._draws += n
-        return tuple(int(self._random() * 6) + 1 for _ in range(n))
+            faces = _nth_roll(int(generator.random() * 6**n), n)
+        else:
+            self._draws += n
+            faces = tuple(int(generator.random() * 6) + 1 for _ in range(n))
+        _LAST_USED.clear()
+        _LAST_USED[self._seed, self._draws] = generator
+        return faces
 
     def state(self) -> dict[str, JSON]:
         return {"kind": "seeded", "seed": self._seed, "draws": self._draws}

@@ -49,20 +49,25 @@ Button = ui.Button[ui.LayoutView]
 Part = ui.Item[ui.LayoutView]
 
 
-class DrawnLayout(ui.LayoutView):
-    """A drawing whose buttons are answered by what the cogs registered at start-up (the board edge's
-    listener, `DynamicItem`s), on any message, so a drawing is never stored in discord.py's view store
-    (per edit, that bookkeeping cost as much as drawing the board)."""
+class Drawing:
+    """A drawing's buttons are answered by what the cogs registered at start-up (the board edge's
+    listener, `DynamicItem`s), on any message, so a drawing is never stored in discord.py's view store:
+    per edit, that bookkeeping cost as much as drawing the board, and a view answered with `send_message`
+    (which skips the `is_dispatchable` check) stayed there for the life of the process, buttons and all."""
 
     def is_dispatchable(self) -> bool:
         return False
 
+    def is_finished(self) -> bool:
+        return True
 
-class DrawnView(ui.View):
-    """`DrawnLayout` for the embeds with buttons that are not boards (leaderboard pages)."""
 
-    def is_dispatchable(self) -> bool:
-        return False
+class DrawnLayout(Drawing, ui.LayoutView):
+    """A Components V2 drawing (boards and every other card)."""
+
+
+class DrawnView(Drawing, ui.View):
+    """A drawing for the embeds with buttons that are not boards (leaderboard pages)."""
 
 
 @dataclass(frozen=True)

@@ -7,19 +7,36 @@ handed to every drawing function, so what a message says depends only on its arg
 from __future__ import annotations
 
 import gettext
-import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
-
-from babel import Locale
-from babel.numbers import format_decimal, format_percent
 
 from bot.engine.messages import AND, OR, Listing, Message, Param
 
 # The languages the bot speaks: the server setting's codes (Discord's names) → Babel's locale ids.
 LANGUAGES: dict[str, str] = {"en": "en", "de": "de", "fr": "fr", "es": "es", "pt-BR": "pt_BR"}
 SOURCE_LANGUAGE = "en"
-NUMBERS_KEPT = 4096  # written numbers remembered per language
-_LAST_ZERO = re.compile(r"0(?=[^0]*$)")  # where a percent pattern gets its decimals
+
+
+@dataclass(frozen=True)
+class NumberStyle:
+    """How a language writes numbers (CLDR's, as Babel ships them: a test holds these to Babel): the
+    grouping and decimal symbols, and what follows a percentage."""
+
+    group: str
+    decimal: str
+    percent: str
+
+
+# Kept here rather than read through Babel's `Locale`, which loads a language's whole CLDR data (every
+# name of every language, territory, currency and time zone: ~8 MB resident for the five) for these.
+NUMBER_STYLES: dict[str, NumberStyle] = {
+    "en": NumberStyle(",", ".", "%"),
+    "de": NumberStyle(".", ",", "\xa0%"),
+    "fr": NumberStyle("\u202f", ",", "\xa0%"),
+    "es": NumberStyle(".", ",", "\xa0%"),
+    "pt-BR": NumberStyle(".", ",", "%"),
+}
 
 
 class Translator:
@@ -27,12 +44,10 @@ class Translator:
 
     def __init__(self, language: str, translations: gettext.NullTranslations | None = None) -> None:
         self.language = language
-        self.locale = Locale.parse(LANGUAGES[language])
         self._translations = translations or gettext.NullTranslations()
-        self._percent = str(self.locale.percent_formats[None].pattern)
-        # Babel takes longer to write a number than a board takes to draw: each is written once.
-        self._numbers: dict[int, str] = {}
-        self._percents: dict[tuple[float, int], str] = {}
+        style = NUMBER_STYLES[language]
+        self._symbols = str.maketrans({",": style.group, ".": style.decimal})
+        self._percent_sign = style.percent
 
     def text(self, msgid: str, /, **params: Param) -> str:
         """A sentence written in the drawing code (`tr.text("Roll")`)."""
@@ -65,12 +80,7 @@ class Translator:
 
     def number(self, value: int) -> str:
         """A whole number with the language's grouping: 1,000 · 1.000 · 1 000."""
-        written = self._numbers.get(value)
-        if written is None:
-            if len(self._numbers) >= NUMBERS_KEPT:  # scores repeat; a flood of other numbers can't grow it
-                self._numbers.clear()
-            written = self._numbers[value] = format_decimal(value, locale=self.locale)
-        return written
+        return f"{value:,}".translate(self._symbols)
 
     def points(self, value: int) -> str:
         """Points as the board draws them: grouped, with a real minus sign (−1,000)."""
@@ -78,18 +88,17 @@ class Translator:
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """A number with a fixed count of decimals: 58.9 · 58,9."""
-        return format_decimal(value, format="#,##0." + "0" * digits, locale=self.locale)
+        return self._fixed(Decimal(str(value)), digits)
 
     def percent(self, chance: Fraction | float, digits: int = 1) -> str:
         """A chance as a percentage with the language's spacing: 15.7% · 15,7 %."""
-        key = (float(chance), digits)
-        written = self._percents.get(key)
-        if written is None:
-            if len(self._percents) >= NUMBERS_KEPT:
-                self._percents.clear()
-            pattern = _LAST_ZERO.sub("0." + "0" * digits if digits else "0", self._percent, count=1)
-            written = self._percents[key] = format_percent(key[0], format=pattern, locale=self.locale)
-        return written
+        return self._fixed(Decimal(str(float(chance))).scaleb(2), digits) + self._percent_sign
+
+    def _fixed(self, value: Decimal, digits: int) -> str:
+        """Grouped, rounded half to even at `digits` decimals as CLDR's patterns are (the decimal
+        written as the float prints, so 0.35 is 0.4, as Babel writes it)."""
+        rounded = value.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_EVEN)
+        return f"{rounded:,.{digits}f}".translate(self._symbols)
 
     def _listing(self, listing: Listing) -> str:
         words = [self.say(item) for item in listing.items]

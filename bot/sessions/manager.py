@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 RestoreListener = Callable[[Restored], Awaitable[None]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Alarm:
     """What a channel's timer does when it rings, for which version of which game (stale: ignored)."""
 
@@ -66,7 +67,9 @@ class SessionManager:
         self._win_tables = win_tables
         self._sessions: dict[int, Session] = {}
         self._set_aside: dict[int, int] = {}  # unreadable rows' revisions, so a new game can replace them
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A channel's lock lives while a change holds or awaits it: games between moves (and channels whose
+        # games ended long ago) keep none.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._restore_listeners: list[RestoreListener] = []
         self.events = GameStream(store)
         self._alarms = DeadlineScheduler[int, Alarm](clock, self._ring, "farkle-alarms")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import secrets
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 import orjson
@@ -48,6 +50,13 @@ class TableSettings:
     # Discord refuses channel routes there, so the game lives in interaction responses only.
     channel_routes: bool = True
     live_odds: bool = True  # two-player boards show both chances to win (README: why on)
+
+
+@lru_cache(maxsize=256)
+def _shared(table: TableSettings) -> TableSettings:
+    """One instance per distinct table settings, as games share their ruleset: hundreds of live games
+    hold a handful of them, not one each."""
+    return table
 
 
 @dataclass
@@ -147,11 +156,16 @@ class Session:
     dice_start: dict[str, Any] | None = None
     pinged_turn: int | None = None  # the turn whose "it's your turn" ping was posted
     shown_version: int | None = None  # the version the board message last showed (kept in its own column)
-    saved: str | None = field(default=None, repr=False, compare=False)  # the last committed dump()
+    # The last committed dump(), compressed: it is read back only when the next change can't be saved,
+    # and held by every live game meanwhile (2.3 KB of JSON a game; 0.8 KB compressed in ~10 µs).
+    saved: bytes | None = field(default=None, repr=False, compare=False)
     revision: int | None = field(default=None, compare=False)  # the stored row's, as last written or read
     _odds: tuple[tuple[object, ...], tuple[tuple[int, float], ...]] | None = field(
         default=None, repr=False, compare=False
     )  # the live chances of the last moment drawn
+
+    def __post_init__(self) -> None:
+        self.table = _shared(self.table)
 
     @property
     def max_players(self) -> int:
@@ -297,6 +311,13 @@ class Session:
             }
         ).decode()
 
+    def committed(self, state: str) -> None:
+        """`state` (a `dump()`) is now stored: a change that can't be saved rolls back to it."""
+        self.saved = zlib.compress(state.encode(), 1)
+
+    def last_committed(self) -> str | None:
+        return zlib.decompress(self.saved).decode() if self.saved is not None else None
+
     def row(self, state: str) -> SessionRow:
         """The stored form of this session, its `dump()` being `state`."""
         return SessionRow(
@@ -328,7 +349,7 @@ class Session:
         """Read a stored session; a missing or damaged field raises (the caller sets that row aside)."""
         data = _upgrade(orjson.loads(text))
         game = Game.from_state(data["game"], data["dice_start"]) if data["game"] else None
-        return cls(
+        session = cls(
             game_id=data["game_id"],
             guild_id=data["guild_id"],
             channel_id=data["channel_id"],
@@ -353,9 +374,10 @@ class Session:
             ended_at=data["ended_at"],
             pinged_turn=data["pinged_turn"],
             shown_version=shown_version,
-            saved=text,
             revision=revision,
         )
+        session.committed(text)
+        return session
 
 
 def _upgrade(data: dict[str, Any]) -> dict[str, Any]:

@@ -117,7 +117,7 @@ class UnitOfWork:
         """One serialisation per change: it is both what is stored and what a failed change rolls back to."""
         state = session.dump()
         session.revision = await self._store.save(session.row(state), finished)
-        session.saved = state
+        session.committed(state)
 
     async def save_or_reload(self, session: Session) -> Session | None:
         """Save a change that is not a move (the board's message, a reminder sent); if the game moved on
@@ -147,8 +147,8 @@ class UnitOfWork:
     def _roll_back(self, session: Session, replaces: Session | None) -> None:
         if replaces is not None:
             self._sessions[session.channel_id] = replaces
-        elif session.saved is not None:
-            restored = Session.load(session.saved, session.shown_version, session.revision)
+        elif (saved := session.last_committed()) is not None:
+            restored = Session.load(saved, session.shown_version, session.revision)
             restored.ping_message_id, restored.pinged_turn = session.ping_message_id, session.pinged_turn
             self._sessions[session.channel_id] = restored
         else:

@@ -2,7 +2,7 @@
 statement."""
 
 from bot.database_url import DatabaseUrl
-from bot.storage.database import Database, DatabaseBusy, DatabaseUnavailable, SchemaTooNew
+from bot.storage.database import Database, DatabaseBusy, DatabaseUnavailable, SchemaBehind, SchemaTooNew
 from bot.storage.schema import migrate, open_database
 
 __all__ = [
@@ -10,6 +10,7 @@ __all__ = [
     "DatabaseBusy",
     "DatabaseUnavailable",
     "DatabaseUrl",
+    "SchemaBehind",
     "SchemaTooNew",
     "migrate",
     "open_database",

@@ -45,10 +45,19 @@ _BUSY_STATES = {"55P03", "57014"}  # lock not available (lock_timeout), statemen
 MAX_BATCH = 64  # units of work one commit may carry
 _SQLITE_WORKERS = (1, 2)  # writer, readers: SQLite has one writer at a time anyway
 _POSTGRES_WORKERS = (4, 4)
+# The writer's SQLite page cache, in KiB (SQLite's default, 2 MB, fills as the file grows and stays): a
+# move's commit touches a few pages, and a page the operating system caches costs microseconds to read
+# again (bench/storage.py: commits unchanged, the hourly 30-day rebuild ~50 ms longer than with 2 MB).
+# Readers keep the default: a leaderboard page walks thousands of rows.
+WRITER_CACHE_KIB = 512
 
 
 class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot; refusing protects its data."""
+
+
+class SchemaBehind(RuntimeError):
+    """The database needs migrating, and this process was asked not to do it (`open_database`)."""
 
 
 class DatabaseUnavailable(RuntimeError):
@@ -329,7 +338,11 @@ def _engine(where: DatabaseUrl, pool: int, *, read_only: bool) -> Engine:
         )
     engine = sa.create_engine(sqlalchemy_url(where), **common, connect_args={"check_same_thread": False})
     pragmas = ["foreign_keys=ON", f"busy_timeout={BUSY_TIMEOUT_MS}"]
-    pragmas += ["query_only=ON"] if read_only else ["journal_mode=WAL", "synchronous=NORMAL"]
+    pragmas += (
+        ["query_only=ON"]
+        if read_only
+        else ["journal_mode=WAL", "synchronous=NORMAL", f"cache_size=-{WRITER_CACHE_KIB}"]
+    )
 
     @event.listens_for(engine, "connect")
     def _configure(connection: sqlite3.Connection, _record: object) -> None:

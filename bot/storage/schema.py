@@ -12,25 +12,27 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import exc, text
 from sqlalchemy.engine import Connection
 
 from bot.database_url import DatabaseUrl
-from bot.storage.database import Database, DatabaseUnavailable, SchemaTooNew, failure_cause
+from bot.storage.database import Database, DatabaseUnavailable, SchemaBehind, SchemaTooNew, failure_cause
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 # Package data, so an installed bot (not only a source checkout) finds its schema.
 LEGACY_DIR: Traversable = files("bot.storage") / "legacy"
 BASELINE = "0009"  # the revision the last legacy file's schema equals
 _LEGACY_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_REVISION_NAME = re.compile(r"^v(\d{4})_[a-z0-9_]+\.py$")  # alembic.ini's file_template, numbered revisions
 # PostgreSQL: shard processes starting together migrate one at a time under this advisory lock ("Farkle"),
 # the others waiting at most MIGRATION_WAIT seconds for it.
 MIGRATION_LOCK = 0x4661726B6C65
@@ -56,6 +58,8 @@ def script_folder() -> str:
 
 
 def _alembic() -> Config:
+    from alembic.config import Config  # Alembic only when migrating: see `migrate`
+
     config = Config()
     config.set_main_option("script_location", script_folder())
     return config
@@ -63,15 +67,35 @@ def _alembic() -> Config:
 
 def revisions() -> list[str]:
     """Every revision this bot knows, oldest first."""
+    from alembic.script import ScriptDirectory  # Alembic only when migrating: see `migrate`
+
     script = ScriptDirectory.from_config(_alembic())
     return [rev.revision for rev in reversed(list(script.walk_revisions()))]
 
 
-def migrate(connection: Connection) -> list[str]:
+def head_revision() -> str:
+    """The newest revision this bot knows, read from the revisions' file names without Alembic (the
+    revisions are numbered in order; a test holds this to Alembic's own `revisions()[-1]`)."""
+    versions = Path(script_folder()) / "versions"
+    return max(match.group(1) for entry in versions.iterdir() if (match := _REVISION_NAME.match(entry.name)))
+
+
+def migrate(connection: Connection, *, upgrade: bool = True) -> list[str]:
     """Bring the schema up to date (one transaction per step); return the revisions applied.
 
-    Runs on a connection outside any transaction; refuses a database written by a newer bot.
+    Runs on a connection outside any transaction; refuses a database written by a newer bot. A database
+    already at this bot's head (every start-up but the first after an upgrade) is left as it is without
+    importing Alembic, which would stay in the process's memory for nothing (~12 MB); with `upgrade`
+    off, a database behind raises `SchemaBehind` instead of being migrated here.
     """
+    stamped, head = _stamped(connection), head_revision()
+    if stamped == [head]:
+        return []
+    if not upgrade:
+        raise SchemaBehind(f"the schema is at {stamped or 'no revision'}, this bot's at {head}")
+    from alembic import command  # only for a database behind this bot (see above)
+    from alembic.runtime.migration import MigrationContext
+
     applied: list[str] = []
     if _has_table(connection, "schema_migrations") and not _has_table(connection, "alembic_version"):
         legacy_upgrade(connection)
@@ -89,6 +113,15 @@ def migrate(connection: Connection) -> list[str]:
     start = known.index(before) + 1 if before is not None else 0
     applied.extend(known[start:])
     return applied
+
+
+def _stamped(connection: Connection) -> list[str]:
+    """The revisions `alembic_version` names (none before the first migration)."""
+    if not _has_table(connection, "alembic_version"):
+        return []
+    stamped = list(connection.execute(text("SELECT version_num FROM alembic_version")).scalars())
+    connection.commit()  # reading began a transaction; Alembic begins its own
+    return stamped
 
 
 def _config_on(connection: Connection) -> Config:
@@ -199,8 +232,11 @@ def _problem(where: DatabaseUrl, error: BaseException) -> str:
     )
 
 
-async def open_database(where: DatabaseUrl) -> tuple[Database, list[str]]:
-    """Connect, migrate and prove the database writable, or raise `DatabaseUnavailable` saying why."""
+async def open_database(where: DatabaseUrl, *, upgrade: bool = True) -> tuple[Database, list[str]]:
+    """Connect, migrate and prove the database writable, or raise `DatabaseUnavailable` saying why.
+
+    `upgrade=False`: a schema behind this bot raises `SchemaBehind` (the running bot migrates in a child
+    process, so Alembic never loads into it)."""
     path = where.sqlite_path
     try:
         if path is not None:
@@ -210,7 +246,7 @@ async def open_database(where: DatabaseUrl) -> tuple[Database, list[str]]:
         raise DatabaseUnavailable(_problem(where, error)) from error
     database = Database(where)
     try:
-        applied = await database.set_up(_migrate_and_probe)
+        applied = await database.set_up(partial(_migrate_and_probe, upgrade=upgrade))
     except (exc.SQLAlchemyError, sqlite3.Error, OSError, _Damaged) as error:
         await database.close()
         raise DatabaseUnavailable(_problem(where, error)) from error
@@ -220,10 +256,10 @@ async def open_database(where: DatabaseUrl) -> tuple[Database, list[str]]:
     return database, applied
 
 
-def _migrate_and_probe(connection: Connection) -> list[str]:
+def _migrate_and_probe(connection: Connection, *, upgrade: bool) -> list[str]:
     check_intact(connection)
     with migration_lock(connection):  # the probe too: two processes never create it at the same moment
-        applied = migrate(connection)
+        applied = migrate(connection, upgrade=upgrade)
         _prove_writable(connection)
     return applied
 

@@ -71,6 +71,16 @@ def test_unknown_dice_state_is_refused() -> None:
         dice_from_state({"kind": "loaded"})
 
 
+def test_seeded_dice_roll_what_they_always_rolled() -> None:
+    """Saved games and archived replays continue from seed and draws: the dice a seed gives, after any
+    number of draws, must never change (these were rolled by a generator kept alive between rolls)."""
+    dice = SeededDice(2**62 + 12345)
+    rolled = [dice.roll(n) for n in (6, 3, 1, 8, 2)]
+    assert rolled == [(3, 6, 4, 5, 6, 3), (6, 4, 3), (5,), (6, 6, 6, 4, 4, 3, 6, 6), (1, 4)]
+    assert dice.state() == {"kind": "seeded", "seed": 2**62 + 12345, "draws": 12}
+    assert SeededDice(2**62 + 12345, draws=7).roll(6) == (4, 4, 2, 6, 5, 3)
+
+
 @pytest.mark.parametrize("n", range(1, 7))
 def test_a_roll_drawn_from_one_number_is_the_ordered_roll_it_always_was(n: int) -> None:
     """Saved games replay from seed and draws: the mapping from a draw to dice must never change."""

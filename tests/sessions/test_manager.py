@@ -223,6 +223,14 @@ async def test_a_double_tap_on_one_die_leaves_it_selected(h: Harness) -> None:
     assert h.snapshot.selection == ()
 
 
+async def test_a_channel_keeps_no_lock_between_changes(h: Harness) -> None:
+    """A lock per channel ever played would grow with every channel the bot has seen."""
+    await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
+    seq = h.snapshot.seq
+    await asyncio.gather(*(h.press(ANA, "pick", die, seq=seq) for die in ("0", "1")))
+    assert len(h.manager._locks) == 0
+
+
 async def test_roll_from_a_drawing_older_than_the_last_toggles_uses_the_stored_selection(h: Harness) -> None:
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6), (2, 2, 2, 6)])
     ok(await h.press(ANA, "roll"))

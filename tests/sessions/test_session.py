@@ -57,6 +57,14 @@ def test_a_saved_game_leaves_its_event_log_out_and_replays_it_when_loaded() -> N
     assert loaded.game.to_json() == session.game.to_json(), "the same game, dice state included"
 
 
+def test_live_games_share_their_table_settings_and_ruleset() -> None:
+    """Hundreds of live games hold one copy of what they have in common, loaded or new."""
+    loaded = [Session.load(playing().dump()) for _ in range(2)]
+    fresh = playing()
+    assert loaded[0].table is loaded[1].table is fresh.table
+    assert loaded[0].rules is loaded[1].rules
+
+
 def test_a_row_from_a_newer_bot_is_refused() -> None:
     newer = {**json.loads(playing().dump()), "format": FORMAT + 1}
     with pytest.raises(ValueError, match="newer"):

@@ -14,8 +14,8 @@ from bot.database_url import DatabaseUrl
 from bot.ratings import rate_game
 from bot.sessions.archive import record_of
 from bot.storage import Database, SchemaTooNew, open_database
-from bot.storage.database import BUSY_TIMEOUT_MS, sqlalchemy_url
-from bot.storage.schema import available_legacy, legacy_upgrade, revisions
+from bot.storage.database import BUSY_TIMEOUT_MS, WRITER_CACHE_KIB, sqlalchemy_url
+from bot.storage.schema import available_legacy, head_revision, legacy_upgrade, revisions
 from bot.storage.sessions import SqlSessionStore
 from tests.storage.test_results import ANA, BEN, GUILD, NOW, board, finished, seat
 
@@ -44,6 +44,10 @@ async def test_a_fresh_database_gets_every_revision_and_a_second_run_changes_not
     assert applied == []
     assert await db.read(_schema) == before
     await db.close()
+
+
+def test_the_head_read_from_file_names_is_alembics() -> None:
+    assert head_revision() == revisions()[-1]
 
 
 async def test_a_newer_schema_is_refused(database: Database) -> None:
@@ -131,7 +135,14 @@ def test_a_failed_legacy_migration_is_rolled_back(tmp_path: Path) -> None:
 async def test_sqlite_connections_wait_briefly_and_use_the_write_ahead_log(tmp_path: Path) -> None:
     db, _ = await open_database(DatabaseUrl.of_path(tmp_path / "farkle.sqlite3"))
     # Well under Discord's 3-second answer window: a locked database still gets its answer in time.
-    for pragma, expected in (("journal_mode", "wal"), ("foreign_keys", 1), ("busy_timeout", BUSY_TIMEOUT_MS)):
+    # Its page cache small (the OS caches the file): SQLite's default 2 MB would fill as the file grows.
+    expected_pragmas = (
+        ("journal_mode", "wal"),
+        ("foreign_keys", 1),
+        ("busy_timeout", BUSY_TIMEOUT_MS),
+        ("cache_size", -WRITER_CACHE_KIB),
+    )
+    for pragma, expected in expected_pragmas:
         value = await db.write(lambda c, pragma=pragma: c.exec_driver_sql(f"PRAGMA {pragma}").scalar())
         assert value == expected
     assert await db.read(lambda c: c.exec_driver_sql("PRAGMA query_only").scalar()) == 1

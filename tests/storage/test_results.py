@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -227,6 +229,18 @@ async def test_two_games_ending_at_once_are_both_recorded(db: Database) -> None:
     twice = rate([once, (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]
     assert ana.rating == pytest.approx(conservative(*twice))
     assert {stored.channel_id for stored in await store.load_all()} == {10, 11}
+
+
+def test_openskill_loads_at_the_first_rated_game_not_at_start_up() -> None:
+    """It is ~1 MB resident that a bot with no finished game yet never needs."""
+    check = (
+        "import sys, bot.client, cogs.board, cogs.farkle, cogs.config\n"
+        "from bot.ratings import rate_game\n"
+        "started = 'openskill' in sys.modules\n"
+        "rate_game([None, None], [1, 2])\n"
+        "sys.exit(started or 'openskill' not in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0
 
 
 async def test_two_processes_ending_games_at_once_both_record(db: Database) -> None:
