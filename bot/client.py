@@ -56,11 +56,12 @@ REVIEW_RECOVERY_SECONDS = 7 * 24 * 3600
 # A shard process that started before the die emojis were uploaded looks again this often, this many times.
 ART_LOOK_EVERY = 60.0
 ART_LOOKS = 30
-# After this many answers, the next moment nothing is being answered collects garbage. Every answer leaves
-# discord.py's parsed interaction, its message and the drawn views in reference cycles, which only a full
-# collection frees; Python's own comes every few hundred answers, so a burst's cycles piled up and the
-# memory they took stayed with the process (a 50-at-once start of 300 games: 32 -> 20 KB a game).
-COLLECT_AFTER_ANSWERS = 50
+# After a burst (this many answers in flight at once), the first moment nothing is being answered collects
+# garbage. Every answer leaves discord.py's interaction and message and the drawn views in reference cycles:
+# answered one at a time they die young, but in a burst they outlive the collector's young generations and
+# wait for its full collection, every few hundred answers, and the memory they took stayed with the
+# process (300 games started 50 at a time: 32 -> 20 KB a game).
+BURST_ANSWERS = 10
 
 
 class FarkleTree(app_commands.CommandTree["FarkleBot"]):
@@ -135,7 +136,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._answering: set[asyncio.Task[Any]] = set()
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
-        self._answers_uncollected = 0  # answers since the last collection at a quiet moment
+        self._busiest = 0  # the most answers in flight at once since the last quiet moment
         self._follow_ups: dict[int, asyncio.Task[None]] = {}  # the newest per channel
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
         self._awaiting_art: asyncio.Task[None] | None = None
@@ -278,17 +279,17 @@ class FarkleBot(commands.AutoShardedBot):
         task = asyncio.current_task()
         if task is not None and task not in self._answering:
             self._answering.add(task)
+            self._busiest = max(self._busiest, len(self._answering))
             self._quiet.clear()
             task.add_done_callback(self._answered)
 
     def _answered(self, task: asyncio.Task[Any]) -> None:
         self._answering.discard(task)
-        self._answers_uncollected += 1
         if not self._answering:
             self._quiet.set()
-            if self._answers_uncollected >= COLLECT_AFTER_ANSWERS:  # a few ms, with nobody waiting
-                self._answers_uncollected = 0
+            if self._busiest >= BURST_ANSWERS:  # a few ms, with nobody waiting
                 gc.collect()
+            self._busiest = 0
 
     def after_answers(self, channel_id: int, work: Callable[[], Awaitable[None]]) -> None:
         """Run `work` (a turn ping) once no interaction is being answered, or `FOLLOW_UP_WAIT` later,

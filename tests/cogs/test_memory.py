@@ -12,10 +12,11 @@ import gc
 
 import pytest
 
-from bot.client import COLLECT_AFTER_ANSWERS
+from bot.client import BURST_ANSWERS
 from bot.render.components import DrawnLayout, DrawnView
 from tests.cogs.conftest import Dice, Table
-from tests.cogs.play import ROLL_OFF, act, open_game
+from tests.cogs.forge import press_together
+from tests.cogs.play import ROLL_OFF, act, board_message, buttons, open_game
 
 
 def drawings_alive() -> list[object]:
@@ -33,14 +34,20 @@ async def test_no_drawing_outlives_its_answer(table: Table, dice: Dice) -> None:
     assert drawings_alive() == []
 
 
-async def test_a_quiet_moment_after_many_answers_collects_their_cycles(
-    table: Table, monkeypatch: pytest.MonkeyPatch
+async def test_the_first_quiet_moment_after_a_burst_collects_its_cycles(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Python's own full collection comes every few hundred answers; a burst's cycles would wait for it."""
+    """Answers one at a time leave their cycles to the collector's young generations; a burst's outlive
+    them and would wait for Python's own full collection, every few hundred answers."""
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 5, 1))
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
     collected: list[int] = []
     monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
-    for _ in range(COLLECT_AFTER_ANSWERS - 1):
+    for _ in range(BURST_ANSWERS):
         await table.ana.slash(table.channel, "farkle rules")
-    assert collected == []
-    await table.ana.slash(table.channel, "farkle rules")
-    assert collected == [2], "one full collection, once the last answer was out"
+    assert collected == [], "one answer at a time is no burst"
+    board = board_message(table.channel)
+    tap = buttons(board)["die:0"].custom_id
+    await press_together(table.env, [(table.ana, board, tap)] * BURST_ANSWERS)
+    assert collected == [2], "one full collection, once the last answer of the burst was out"
