@@ -4,8 +4,9 @@ Default: what the bot does with the shipped tables, without Numba: per preset th
 against master for --games games (seeded), timing every decision master makes and the Hint's chances at
 the same moments (`win_chances`): all decisions, and the first one of each turn (a turn solved afresh).
 
---solve: per preset, solve time and peak memory on one core, table size, and the first player's chance under
-optimal play; then the ruleset of the published two-player figure (minutes: Numba compile first).
+--solve: per preset, solve time (CPU seconds of the one core it runs on, and wall seconds: on a shared
+machine the wall clock counts other processes too) and peak memory, table size, and the first player's
+chance under optimal play; then the ruleset of the published two-player figure (Numba compiles first).
 
 Run: .venv/bin/python bench/winprob.py [--games 40] [--solve]
 """
@@ -81,34 +82,32 @@ def bench_decisions(games: int) -> None:
     print(f"Numba imported: {'numba' in sys.modules}")
 
 
-def measure(rules: Ruleset) -> tuple[float, float, int, float]:
+def measure(rules: Ruleset) -> str:
+    """One solve's row: CPU and wall seconds, peak MiB, stored KiB, the first player's chance."""
     from bot.engine.winsolve import solve_winprob  # the solver (Numba) only for --solve
 
     tracemalloc.start()
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     tables = solve_winprob(rules)
-    elapsed = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1]
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
-    return elapsed, peak / 2**20, len(tables.to_bytes()), tables.first_player_win
+    stored = len(tables.to_bytes()) / 1024
+    return f"{cpu:>6.1f} {wall:>7.1f} {peak:>9.1f} {stored:>10.0f} {tables.first_player_win:>12.2%}"
 
 
 def bench_solve() -> None:
-    measure(Ruleset(target=1000))  # compile the kernels (or load them from Numba's cache) first
-    print(f"{'rules':<12} {'solve s':>8} {'peak MiB':>9} {'table KiB':>10} {'first player':>13}")
+    for rules in (Ruleset(target=1000), Ruleset(target=1000, three_farkles="reset")):
+        measure(rules)  # compile the kernels (or load them from Numba's cache) first
+    print(f"{'rules':<12} {'cpu s':>6} {'wall s':>7} {'peak MiB':>9} {'table KiB':>10} {'first player':>13}")
     for name in PRESET_NAMES:
         rules = Ruleset.preset(name)
         reason = unsupported(rules)
         if reason:
             print(f"{name:<12} no tables ({reason}): master plays as expert")
             continue
-        elapsed, peak, size, first = measure(rules)
-        print(f"{name:<12} {elapsed:>8.1f} {peak:>9.1f} {size / 1024:>10.0f} {first:>12.2%}", flush=True)
-    elapsed, peak, size, first = measure(PUBLISHED)
-    print(
-        f"{'published':<12} {elapsed:>8.1f} {peak:>9.1f} {size / 1024:>10.0f} {first:>12.2%}"
-        f"   (domsleee/farkle: {PUBLISHED_FIRST_PLAYER:.1%})"
-    )
+        print(f"{name:<12} {measure(rules)}", flush=True)
+    print(f"{'published':<12} {measure(PUBLISHED)}   (domsleee/farkle: {PUBLISHED_FIRST_PLAYER:.1%})")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """Solve the presets' win tables and write them into the package (bot/assets/win_tables/NAME.fwt).
 
 The bot loads these at start-up, so master and the Hint's chances work from its first second on a fresh
-database. Rebuild after any change to the solver or to a preset (tests/engine/test_shipped_tables.py
+database. Rebuild after any change to the solver or to a preset (tests/sessions/test_win_tables.py
 fails until then):
 
-    nice -n 10 .venv/bin/python scripts/build_win_tables.py            # every preset (~10 min of one core)
+    nice -n 10 .venv/bin/python scripts/build_win_tables.py            # every preset (~1.5 min of one core)
     nice -n 10 .venv/bin/python scripts/build_win_tables.py classic    # some of them
 """
 

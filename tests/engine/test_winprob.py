@@ -14,15 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.engine import winkernels
 from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Action, Game
 from bot.engine.levels import strategy_for
 from bot.engine.master import Master, chance_to_win, win_chances
 from bot.engine.rules import Ruleset
 from bot.engine.strategies import Expert
-from bot.engine.wingame import WinGame, turn_rolls_from
-from bot.engine.winprob import WinTables, adopt, forget, table_key, tables_for, unsupported
-from bot.engine.winsolve import solve_game, solve_winprob
+from bot.engine.wingame import WinGame, turn_rolls_from, win_game
+from bot.engine.winprob import DEFAULT_MARGIN, WinTables, adopt, forget, table_key, tables_for, unsupported
+from bot.engine.winsolve import settled, solve_game, solve_winprob
 
 SMALL = {
     "plain": Ruleset(target=1000),
@@ -105,8 +106,8 @@ class Toy:
     penalty_to: list[int] | None = None
     reset_to: list[int] | None = None
 
-    def solved(self, tol: float) -> np.ndarray:
-        game = WinGame(
+    def game(self) -> WinGame:
+        return WinGame(
             toy_turns(self.special),  # type: ignore[arg-type]
             self.size,
             self.ending,
@@ -115,7 +116,9 @@ class Toy:
             penalty_to=np.array(self.penalty_to or range(self.size)),
             reset_to=np.array(self.reset_to or [0] * self.size),
         )
-        return solve_game(game, tol, self.streaks)
+
+    def solved(self, tol: float) -> np.ndarray:
+        return solve_game(self.game(), tol, self.streaks)
 
 
 def brute_force(toy: Toy) -> np.ndarray:
@@ -210,6 +213,52 @@ def test_penalty_rolls_and_instant_wins_match_value_iteration(end: str, streaks:
     assert np.allclose(solved, brute_force(toy), atol=1e-9)
     plain = Toy(size, toy.ending, toy.bank_from, streaks=streaks, reset_to=lowered).solved(1e-13)
     assert not np.allclose(solved, plain, atol=1e-4), "the special rolls change the chances"
+
+
+def test_farkles_that_keep_the_banks_are_solved_within_one_sweep() -> None:
+    """When a third Farkle doesn't lower the bank, every Farkle leads among the states of the same two
+    banks: one sweep solves them in the order the Farkles lead through them (round and round where they
+    form a circle), and leaves nothing for a next sweep."""
+    size = 4
+    toy = Toy(size, toy_ending("last turn to pass", size), [1] * size, streaks=3, reset_to=list(range(size)))
+    game = toy.game()
+    values = np.full((3, 3, size, size), 0.5)
+    winkernels.sweep_streaks(
+        values, size, game.ending, game.bank_from, game.forced, game.penalty_to, game.reset_to,
+        game.turns.kernel_args(), 1e-13,
+    )  # fmt: skip
+    assert np.allclose(values, brute_force(toy), atol=1e-9)
+
+
+def test_sweeps_stop_once_what_is_left_to_move_is_bounded_under_tol() -> None:
+    tol = 1e-8
+    assert settled([0.5, 1e-9], tol), "a sweep that moves nothing by tol"
+    assert not settled([0.5, 1e-5], tol), "one ratio of changes tells no rate yet"
+    assert settled([1e-1, 1e-4, 1e-7], tol), "shrinking a thousand times a sweep: 4e-10 left"
+    assert not settled([1e-2, 1e-5, 1e-6], tol), "the rate is the larger of the last two ratios"
+    assert not settled([1e-4, 5e-5, 2.5e-5, 1.25e-5], tol), "slow sweeps run until one moves under tol"
+
+
+def test_stopping_early_stays_within_tol_of_sweeping_until_still(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Last-loses to 3,000: the fourth sweep still moves ~5e-7, but the changes shrink ~50 times a sweep;
+    the sweeps stop there, and the values are within tol of those of sweeping on until nothing moves."""
+    rules = Ruleset(target=3000, three_farkles="reset", end_rule="last_loses")
+    game = win_game(rules, DEFAULT_MARGIN)
+    changes: list[float] = []
+    sweep = winkernels.sweep_streaks
+
+    def recorded(*args: object) -> float:
+        changes.append(sweep(*args))  # type: ignore[arg-type]
+        return changes[-1]
+
+    monkeypatch.setattr(winkernels, "sweep_streaks", recorded)
+    tol = 1e-7
+    early = solve_game(game, tol, streaks=3)
+    assert changes[-1] > tol and settled(changes, tol), "stopped by the bound, not by a still sweep"
+    swept = len(changes)
+    still = solve_game(game, 1e-12, streaks=3)
+    assert len(changes) > 2 * swept, "sweeping until still takes more sweeps"
+    assert np.abs(early - still).max() < tol
 
 
 # ---------------------------------------------------------------- real rules, small targets

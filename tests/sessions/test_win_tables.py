@@ -108,7 +108,7 @@ async def test_the_worker_process_solves_and_a_shutdown_stops_it() -> None:
     assert data == solve_winprob(TINY).to_bytes()
 
     keeper = WinTableKeeper(MemoryStore(), solve_in_process)
-    keeper.want(Ruleset(target=8000))  # half a minute of CPU: stopped long before
+    keeper.want(Ruleset(target=8000))  # seconds of CPU after the worker starts: stopped long before
     for _ in range(200):
         await asyncio.sleep(0.05)
         if multiprocessing.active_children():
