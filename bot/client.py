@@ -22,6 +22,7 @@ from bot.emojis import load_dice_art
 from bot.engine import PRESET_NAMES, DiceSource, Ruleset
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.i18n import CommandTranslator, for_member, translators
+from bot.memory import release_memory
 from bot.ratings import rate_game
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.sessions.achievements import AchievementKeeper
@@ -223,10 +224,10 @@ class FarkleBot(commands.AutoShardedBot):
             await self.sync_commands_if_changed()
         # The presets' tables ship in the package: every shard process loads them at once.
         self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
-        # Everything loaded so far (discord.py, NumPy, Babel's locale data, restored games) lives
-        # as long as the process: leave it out of every garbage collection, or a full collection in the
-        # middle of a burst of presses walks all of it.
-        gc.collect()
+        # Everything loaded so far (discord.py, NumPy, the catalogues, restored games) lives as long as the
+        # process: leave it out of every garbage collection, or a full collection in the middle of a burst
+        # of presses walks all of it. What start-up left free goes back to the host first.
+        release_memory()
         gc.freeze()
 
     async def _await_dice_art(self) -> None:
@@ -238,6 +239,10 @@ class FarkleBot(commands.AutoShardedBot):
                 self.dice_art = art
                 log.info("Die-face emojis found; boards draw them from now on")
                 return
+
+    async def on_ready(self) -> None:
+        """Connected: what parsing the servers and channels left free goes back to the host."""
+        release_memory()
 
     @property
     def owns_application_setup(self) -> bool:
@@ -288,7 +293,7 @@ class FarkleBot(commands.AutoShardedBot):
         if not self._answering:
             self._quiet.set()
             if self._busiest >= BURST_ANSWERS:  # a few ms, with nobody waiting
-                gc.collect()
+                release_memory()
             self._busiest = 0
 
     def after_answers(self, channel_id: int, work: Callable[[], Awaitable[None]]) -> None:

@@ -1,4 +1,5 @@
-"""Solve the presets' win tables and write them into the package (bot/assets/win_tables/NAME.fwt).
+"""Solve the presets' win tables and write them into the package (bot/assets/win_tables/NAME.fwt, float32
+values uncompressed: the bot memory-maps them).
 
 The bot loads these at start-up, so master and the Hint's chances work from its first second on a fresh
 database. Rebuild after any change to the solver or to a preset (tests/sessions/test_win_tables.py
@@ -26,7 +27,7 @@ def main(names: list[str]) -> None:
             print(f"{name}: no tables ({unsupported(rules)})")
             continue
         started = time.perf_counter()
-        data = solve_winprob(rules).to_bytes()
+        data = solve_winprob(rules).to_bytes(compress=False)  # read in place by the bot
         shipped_path(name).write_bytes(data)
         print(f"{name}: {time.perf_counter() - started:.0f} s, {len(data) // 1024} KiB", flush=True)
 

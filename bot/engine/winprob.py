@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+import threading
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,11 +38,12 @@ import numpy as np
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.solver import score_unit
-from bot.engine.wingame import Chances, FloatArray, bank_indices, streak_count, win_game
+from bot.engine.wingame import Chances, FloatArray, WinGame, bank_indices, streak_count, win_game
 from bot.engine.winturn import TurnSolver
 
 _VERSION = 1
 _MAGIC = b"FWT1"
+_ALIGN = 16  # a raw body starts at a multiple of this, so its float32 values are read in place
 DEFAULT_MARGIN = 3000
 # Solved turns kept per ruleset (8 KB each on average, 12 at most under classic rules: 4 MB when full).
 # More than the two-player games in play at once: their rolls interleave, and once the games outnumber
@@ -72,20 +74,33 @@ class WinTables:
         self.margin = margin
         self.key = table_key(rules)
         self._values = values
-        self._game = win_game(rules, margin)
-        self._turns = TurnSolver(self._game)
+        self._offset, self._size = bank_indices(rules)
+        self._laid_out: tuple[WinGame, TurnSolver] | None = None
+        self._laying_out = threading.Lock()
         self._recent_turns = lru_cache(maxsize=RECENT_TURNS)(self._solve_turn)
         self.unit = score_unit(rules)
 
     @property
+    def _game(self) -> WinGame:
+        return self._layout()[0]
+
+    def _layout(self) -> tuple[WinGame, TurnSolver]:
+        """The rolls, banks and ending the values are read with, laid out at the first turn or bank asked
+        (10-40 ms, up to 1 MB a ruleset): every preset's tables load at start-up, few are played."""
+        with self._laying_out:  # the Hint on the event loop and a review on a worker may both ask first
+            if self._laid_out is None:
+                game = win_game(self.rules, self.margin)
+                self._laid_out = game, TurnSolver(game)
+            return self._laid_out
+
+    @property
     def first_player_win(self) -> float:
         """The chance the first player wins when both play these tables."""
-        start = self._game.offset
-        return float(self._values[0, 0, start, start])
+        return float(self._values[0, 0, self._offset, self._offset])
 
     def covers(self, bank: int) -> bool:
         """Whether a bank (points) is a state of the tables: on the grid, under the target, not too low."""
-        return bank % self.unit == 0 and 0 <= self._index(bank) < self._game.size
+        return bank % self.unit == 0 and 0 <= self._index(bank) < self._size
 
     def value(self, bank: int, other: int, mine: int = 0, theirs: int = 0) -> float:
         """Chance the player about to start a turn with `bank` points wins against `other` points
@@ -103,6 +118,7 @@ class WinTables:
 
     def _solve_turn(self, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
         values = self._values
+        game, turns = self._layout()
         i, j = self._index(bank), self._index(other)
         a, b = self._streak(mine), self._streak(theirs)
         if values.shape[0] == 1:
@@ -110,9 +126,9 @@ class WinTables:
         elif a < 2:
             farkled = 1.0 - float(values[b, a + 1, j, i])
         else:
-            farkled = 1.0 - float(values[b, 0, j, self._game.reset_to[i]])
-        penalized = 1.0 - float(values[b, a, j, self._game.penalty_to[i]])
-        rolling, top = self._turns.rolling(i, j, farkled, penalized, values[b, 0])
+            farkled = 1.0 - float(values[b, 0, j, game.reset_to[i]])
+        penalized = 1.0 - float(values[b, a, j, game.penalty_to[i]])
+        rolling, top = turns.rolling(i, j, farkled, penalized, values[b, 0])
         return TurnValues(self, bank, other, theirs, rolling, top)
 
     def bank_value(self, bank: int, other: int, turn_total: int, theirs: int = 0) -> float:
@@ -124,32 +140,42 @@ class WinTables:
         return float(game.ending[j, min(s - game.size, game.beyond - 1)])
 
     def _index(self, bank: int) -> int:
-        return bank // self.unit + self._game.offset
+        return bank // self.unit + self._offset
 
     def _streak(self, farkles: int) -> int:
         return min(farkles, int(self._values.shape[0]) - 1)
 
-    def to_bytes(self) -> bytes:
-        """Compact: the turn-start values as float32 (turns are recomputed from them), compressed."""
-        header = json.dumps(
-            {"version": _VERSION, "rules": self.rules.model_dump(mode="json"), "margin": self.margin}
-        ).encode()
-        body = zlib.compress(self._values.astype(np.float32).tobytes(), 6)
-        return _MAGIC + struct.pack("<I", len(header)) + header + body
+    def to_bytes(self, *, compress: bool = True) -> bytes:
+        """Compact: the turn-start values as float32 (turns are recomputed from them), compressed for the
+        database; raw for the tables shipped in the package, which are read in place (`from_bytes`)."""
+        fields = {"version": _VERSION, "rules": self.rules.model_dump(mode="json"), "margin": self.margin}
+        header = json.dumps(fields | ({} if compress else {"body": "raw"})).encode()
+        values = self._values.astype(np.float32).tobytes()
+        if compress:
+            return _MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(values, 6)
+        header += b" " * (-(len(_MAGIC) + 4 + len(header)) % _ALIGN)
+        return _MAGIC + struct.pack("<I", len(header)) + header + values
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> WinTables:
-        """Tables saved by `to_bytes`; anything else (other version, damage) is a `ValueError`."""
-        if not data.startswith(_MAGIC):
+    def from_bytes(cls, data: bytes | memoryview) -> WinTables:
+        """Tables saved by `to_bytes`; anything else (other version, damage) is a `ValueError`.
+
+        A raw body is not copied: given a memory-mapped file, the values stay in the page cache, read
+        only where a game looks (and shared by every shard process on the host).
+        """
+        if bytes(data[: len(_MAGIC)]) != _MAGIC:
             raise ValueError("These are not win tables.")
         try:
             (length,) = struct.unpack_from("<I", data, len(_MAGIC))
             start = len(_MAGIC) + 4
-            header = json.loads(data[start : start + length])
+            header = json.loads(bytes(data[start : start + length]))
             version, margin = header.get("version"), int(header["margin"])
             rules = Ruleset.model_validate(header["rules"])
-            raw = np.frombuffer(zlib.decompress(data[start + length :]), dtype=np.float32)
-        except (struct.error, zlib.error, KeyError, TypeError, AttributeError) as error:
+            if header.get("body") == "raw":
+                raw = np.frombuffer(data, dtype=np.float32, offset=start + length)
+            else:
+                raw = np.frombuffer(zlib.decompress(data[start + length :]), dtype=np.float32)
+        except (struct.error, zlib.error, KeyError, TypeError, AttributeError, ValueError) as error:
             raise ValueError(f"These win tables are damaged ({error}).") from error
         if version != _VERSION:
             raise ValueError("These win tables were made by another solver version; solve again.")

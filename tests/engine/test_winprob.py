@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import winkernels
+from bot.engine import winkernels, winprob
 from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Action, Game
 from bot.engine.levels import strategy_for
@@ -312,6 +312,37 @@ def test_tables_round_trip_through_bytes() -> None:
         WinTables.from_bytes(b"garbage")
     with pytest.raises(ValueError):
         WinTables.from_bytes(data[:-10])
+
+
+def test_raw_tables_are_read_in_place_from_an_aligned_body() -> None:
+    """The shipped form: float32 values uncompressed after a header padded to 16 bytes, so a
+    memory-mapped file is read where it lies, not copied."""
+    solved = tables("entry")
+    raw = bytearray(solved.to_bytes(compress=False))
+    loaded = WinTables.from_bytes(memoryview(raw))
+    assert loaded.value(500, 1000) == WinTables.from_bytes(solved.to_bytes()).value(500, 1000)
+    body = len(raw) - 4 * solved.rules.target // solved.unit * (solved.rules.target // solved.unit)
+    assert body % 16 == 0
+    raw[body : body + 4] = np.float32(0.25).tobytes()  # the first value, changed where it lies
+    assert loaded.value(0, 0) == 0.25, "the values are the buffer itself"
+    with pytest.raises(ValueError, match="damaged"):
+        WinTables.from_bytes(bytes(raw[:-3]))
+
+
+def test_the_turn_layout_is_made_at_the_first_turn_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every preset's tables load at start-up; the rolls and banks a turn is solved with (up to 1 MB a
+    ruleset) are laid out only for rules someone plays, once."""
+    laid_out: list[Ruleset] = []
+    monkeypatch.setattr(
+        winprob, "win_game", lambda rules, margin: laid_out.append(rules) or win_game(rules, margin)
+    )
+    loaded = WinTables.from_bytes(tables("entry").to_bytes())
+    assert 0.5 < loaded.first_player_win < 0.6 and loaded.covers(500) and 0 < loaded.value(500, 0) < 1
+    assert laid_out == [], "loading and reading turn starts need no layout"
+    loaded.turn(500, 0)
+    loaded.bank_value(0, 0, 500)
+    loaded.turn(0, 500)
+    assert laid_out == [loaded.rules]
 
 
 def test_an_exact_target_gives_the_points_over_it_to_the_opponent() -> None:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import mmap
 import multiprocessing
 import random
 import subprocess
 import sys
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
+from bot.engine import winprob
 from bot.engine.rules import PRESET_NAMES, Ruleset
+from bot.engine.wingame import win_game
 from bot.engine.winprob import WinTables, forget, table_key, tables_for, unsupported
 from bot.engine.winsolve import solve_winprob
 from bot.sessions.win_tables import WinTableKeeper, shipped_path, solve_in_process
@@ -126,6 +130,36 @@ async def test_a_fresh_install_has_every_presets_tables_at_once_without_solving(
     await keeper.idle()
     assert all(keeper.ready(rules) for rules in presets if unsupported(rules) is None)
     assert store.saved == {}, "shipped tables are read from the package, not copied into the database"
+
+
+async def test_shipped_tables_stay_in_their_files_until_a_game_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Five presets, few played: their values are memory-mapped (read where a game looks, shared by
+    the shard processes of a host) and no turn layout is made at start-up."""
+    laid_out: list[Ruleset] = []
+    monkeypatch.setattr(
+        winprob, "win_game", lambda rules, margin: laid_out.append(rules) or win_game(rules, margin)
+    )
+    keeper = WinTableKeeper(MemoryStore(), None)
+    keeper.start(Ruleset.preset(name) for name in PRESET_NAMES)
+    await keeper.idle()
+    for name in PRESET_NAMES:
+        tables = tables_for(Ruleset.preset(name))
+        assert tables is not None
+        assert isinstance(mapping_under(tables._values), mmap.mmap), f"{name}: copied out of its file"
+    assert laid_out == []
+    classic = tables_for(Ruleset.preset("classic"))
+    assert classic is not None and 0 < classic.turn(0, 0).rolling(0, 6) < 1
+    assert laid_out == [Ruleset.preset("classic")], "laid out for the rules played, once"
+
+
+def mapping_under(array: np.ndarray) -> object:
+    """What an array's memory belongs to, through views and buffers."""
+    owner: object = array
+    while isinstance(owner, np.ndarray) and owner.base is not None:
+        owner = owner.base
+    return owner.obj if isinstance(owner, memoryview) else owner
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
