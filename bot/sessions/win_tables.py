@@ -13,15 +13,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import mmap
-import multiprocessing
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.engine import PRESET_NAMES, Ruleset
 from bot.engine.winprob import WinTables, adopt, table_key, tables_for, unsupported
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,10 @@ class WinTableStore(Protocol):
 
 
 async def solve_in_process(rules: Ruleset) -> bytes:
-    """Solve in a fresh process; cancelling the caller stops it (a shutdown never waits for a solve)."""
+    """Solve in a fresh process; cancelling the caller stops it (a shutdown never waits for a solve).
+    `multiprocessing` is imported here: most bots never solve, and it is 0.2 MB kept for good."""
+    import multiprocessing
+
     context = multiprocessing.get_context("spawn")  # no fork of a process with an event loop and threads
     receive, send = context.Pipe(duplex=False)
     worker = context.Process(

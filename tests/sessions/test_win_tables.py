@@ -182,6 +182,10 @@ def test_shipped_tables_are_what_the_solver_makes_today(name: str) -> None:
 
 
 def test_the_bot_reads_tables_without_numba() -> None:
-    """Numba (~60 MB, most of a second to import) is for the solver's worker process only."""
-    check = "import sys, bot.client, bot.engine.master; sys.exit('numba' in sys.modules)"
+    """Numba (~60 MB, most of a second to import) is for the solver's worker process only, and
+    `multiprocessing` for a bot that starts one."""
+    check = (
+        "import sys, bot.client, bot.engine.master;"
+        "sys.exit('numba' in sys.modules or 'multiprocessing' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0
