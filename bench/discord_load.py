@@ -341,8 +341,9 @@ def print_memory(runs: list[Run]) -> None:
         text = [f"{value:.1f}" if value is not None else "—" for value in map(memory.per_game_kb, cells)]
         print(f"{'':16}{run.games:>6} {run.kind:8}" + "".join(f"{cell:>10}" for cell in text))
     for run in runs:
-        if run.memory is not None:
-            print(f"  {run.kind}, {run.games} games: {run.memory.idle / 2**20:.1f} MiB with no game")
+        if run.memory is not None:  # in all: what an operator sees (memory freed at idle is reused first)
+            idle, started = run.memory.idle / 2**20, run.memory.started / 2**20
+            print(f"  {run.kind}, {run.games} games: {idle:.1f} MiB with no game, {started:.1f} MiB started")
         if run.after_restart is not None:
             again = run.after_restart
             print(
