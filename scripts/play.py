@@ -32,10 +32,10 @@ from simcord.preview import Preview
 from bot.client import FarkleBot
 from bot.emojis import face_image
 from bot.engine import PRESET_NAMES, Ruleset, SeededDice
-from bot.engine.winprob import WinTables, adopt, table_key
+from bot.engine.winprob import adopt
 from bot.logs import setup_logging
 from bot.render.dice import FACES, emoji_name
-from bot.sessions.win_tables import shipped_path
+from bot.sessions.win_tables import shipped_tables
 from bot.settings import GameSettings, Settings
 
 # The bot's languages and the Discord locale a client of each sends.
@@ -96,8 +96,8 @@ def adopt_shipped_win_tables() -> None:
     """The presets' shipped win tables, loaded before the bot starts: the bot loads them at start-up off
     the event loop, which on a busy machine outlasts the 5 s SimCord gives a start-up to settle."""
     for name in PRESET_NAMES:
-        tables = WinTables.from_bytes(shipped_path(name).read_bytes())
-        if tables.key == table_key(Ruleset.preset(name)):  # else the bot says they are stale, as always
+        tables = shipped_tables(Ruleset.preset(name))
+        if tables is not None:  # else the bot says they are stale, as always
             adopt(tables)
 
 

@@ -80,13 +80,12 @@ class WinTables:
         self._recent_turns = lru_cache(maxsize=RECENT_TURNS)(self._solve_turn)
         self.unit = score_unit(rules)
 
-    @property
-    def _game(self) -> WinGame:
-        return self._layout()[0]
-
     def _layout(self) -> tuple[WinGame, TurnSolver]:
         """The rolls, banks and ending the values are read with, laid out at the first turn or bank asked
         (10-40 ms, up to 1 MB a ruleset): every preset's tables load at start-up, few are played."""
+        laid_out = self._laid_out
+        if laid_out is not None:  # every later call: no lock on the way of each decision
+            return laid_out
         with self._laying_out:  # the Hint on the event loop and a review on a worker may both ask first
             if self._laid_out is None:
                 game = win_game(self.rules, self.margin)
@@ -133,7 +132,7 @@ class WinTables:
 
     def bank_value(self, bank: int, other: int, turn_total: int, theirs: int = 0) -> float:
         """Chance to win after banking `turn_total` now (a bank ends one's own Farkle streak)."""
-        game = self._game
+        game, _ = self._layout()
         s, j = self._index(bank + turn_total), self._index(other)
         if s < game.size:
             return 1.0 - float(self._values[self._streak(theirs), 0, j, s])

@@ -36,16 +36,21 @@ def shipped_path(preset: str) -> Path:
     return SHIPPED / f"{preset}.fwt"
 
 
-def _shipped(rules: Ruleset) -> memoryview | None:
-    """A preset's shipped tables (other rulesets have none), memory-mapped: their values are read in
-    place, so a preset nobody plays costs no memory and the processes of one host share the pages."""
+def shipped_tables(rules: Ruleset) -> WinTables | None:
+    """A preset's tables from the package, memory-mapped: their values are read in place, so a preset
+    nobody plays costs no memory and the processes of one host share the pages. None for other rules,
+    and for tables built before the preset changed (logged: they need rebuilding)."""
     if rules.name not in PRESET_NAMES or table_key(Ruleset.preset(rules.name)) != table_key(rules):
         return None
     path = shipped_path(rules.name)
     if not path.is_file():
         return None
     with path.open("rb") as file:
-        return memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
+        tables = WinTables.from_bytes(memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)))
+    if tables.key != table_key(rules):
+        log.warning("Shipped win tables for %s rules are stale: run scripts/build_win_tables.py", rules.name)
+        return None
+    return tables
 
 
 class WinTableStore(Protocol):
@@ -142,15 +147,10 @@ class WinTableKeeper:
 
     async def _provide(self, rules: Ruleset, progress: str) -> None:
         key = table_key(rules)
-        shipped = await asyncio.to_thread(_shipped, rules)
+        shipped = await asyncio.to_thread(shipped_tables, rules)
         if shipped is not None:
-            tables = await asyncio.to_thread(WinTables.from_bytes, shipped)
-            if tables.key == key:
-                adopt(tables)
-                return
-            log.warning(
-                "Shipped win tables for %s rules are stale: run scripts/build_win_tables.py", rules.name
-            )
+            adopt(shipped)
+            return
         stored = await self._store.load(key)
         if stored is not None:
             try:

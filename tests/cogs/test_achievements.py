@@ -69,7 +69,7 @@ async def test_a_member_who_always_plays_the_best_move_earns_a_perfect_review(
 async def test_a_review_a_crash_lost_is_made_and_awarded_at_the_next_start(
     table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(win_tables, "_shipped", lambda rules: None)  # turn points after the restart too
+    monkeypatch.setattr(win_tables, "shipped_tables", lambda rules: None)  # turn points after the restart too
     await ana_plays_ten_best_moves(table, dice)
     for sql in ("DELETE FROM achievements", "DELETE FROM review_players", "DELETE FROM game_reviews"):
         await execute(env, sql)  # as if the process died while the review ran

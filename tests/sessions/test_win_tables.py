@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.wingame import win_game
 from bot.engine.winprob import WinTables, forget, table_key, tables_for, unsupported
 from bot.engine.winsolve import solve_winprob
+from bot.sessions import win_tables
 from bot.sessions.win_tables import WinTableKeeper, shipped_path, solve_in_process
 
 TINY = Ruleset(target=1000)
@@ -152,6 +154,21 @@ async def test_shipped_tables_stay_in_their_files_until_a_game_reads_them(
     classic = tables_for(Ruleset.preset("classic"))
     assert classic is not None and 0 < classic.turn(0, 0).rolling(0, 6) < 1
     assert laid_out == [Ruleset.preset("classic")], "laid out for the rules played, once"
+
+
+async def test_stale_shipped_tables_are_not_used_and_say_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A preset changed since its tables were built: the file's tables are another ruleset's."""
+    stale = tmp_path / "classic.fwt"
+    stale.write_bytes(solve_winprob(TINY).to_bytes(compress=False))
+    monkeypatch.setattr(win_tables, "shipped_path", lambda preset: stale)
+    classic = Ruleset.preset("classic")
+    keeper = WinTableKeeper(MemoryStore(), None)
+    keeper.start([classic])
+    await keeper.idle()
+    assert not keeper.ready(classic)
+    assert "Shipped win tables for classic rules are stale" in caplog.text
 
 
 def mapping_under(array: np.ndarray) -> object:
