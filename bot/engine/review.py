@@ -10,17 +10,21 @@ Each legal move is valued in one measure for the whole game:
 A decision's loss is best − played; its available value is best − worst (what the choice could change).
 A player's accuracy is 1 − Σ loss / Σ available over their decisions: the share of the available value
 they kept (README, "Game review"). Rolls that win at once and timed-out or abandoned turns are no decisions.
+
+The same replay notes every move's value before and after for the split of luck and skill (`luck.py`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, astuple, dataclass
 from typing import Any, Literal
 
 from bot.engine.dice import dice_from_state
+from bot.engine.events import Event, Farkled, Rolled
 from bot.engine.game import Action, Game
+from bot.engine.luck import Measure, Moment, Step, linked
 from bot.engine.master import modelled
 from bot.engine.messages import Message
 from bot.engine.moves import offered_points, turn_view
@@ -31,9 +35,8 @@ from bot.engine.solver import solve
 from bot.engine.strategies import last_chance, points_to_beat
 from bot.engine.winprob import WinTables, table_key
 
-Measure = Literal["win", "turn"]
 MoveKind = Literal["roll", "bank", "piggyback"]
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2  # 2: with the moments of the luck and skill split
 # A decision costing at least this much is a costly mistake: 2 percentage points of the chance to win,
 # or 50 expected points of the turn (a tenth of what an optimal turn is worth under the presets).
 COSTLY: dict[Measure, float] = {"win": 0.02, "turn": 50.0}
@@ -108,6 +111,7 @@ class GameReview:
     measure: Measure
     players: tuple[PlayerReview, ...]  # in seat order
     decisions: tuple[Decision, ...]  # in game order
+    moments: tuple[Moment, ...] = ()  # every valued move, in game order (`luck.py`)
     version: int = REVIEW_VERSION
 
     def of(self, player: str) -> PlayerReview | None:
@@ -119,6 +123,7 @@ class GameReview:
                 "version": self.version,
                 "measure": self.measure,
                 "decisions": [asdict(d) for d in self.decisions],
+                "moments": [astuple(m) for m in self.moments],
             },
             separators=(",", ":"),
         )
@@ -130,7 +135,8 @@ class GameReview:
         if data.get("version") != REVIEW_VERSION or data.get("measure") not in COSTLY:
             raise ValueError("This review was made by another version; review again.")
         decisions = tuple(_decision(d) for d in data["decisions"])
-        return _summed(data["measure"], players, decisions)
+        moments = tuple(_moment(*m) for m in data["moments"])
+        return _summed(data["measure"], players, decisions, moments)
 
 
 def _move(data: dict[str, Any]) -> Move:
@@ -151,7 +157,26 @@ def _decision(data: dict[str, Any]) -> Decision:
     )
 
 
-def _summed(measure: Measure, players: Sequence[str], decisions: tuple[Decision, ...]) -> GameReview:
+def _moment(
+    player: str,
+    turn: int,
+    event: int,
+    kind: str,
+    rolled: list[int],
+    farkled: bool,
+    before: float,
+    played: float,
+    after: float,
+) -> Moment:
+    return Moment(player, turn, event, kind, tuple(rolled), farkled, before, played, after)
+
+
+def _summed(
+    measure: Measure,
+    players: Sequence[str],
+    decisions: tuple[Decision, ...],
+    moments: tuple[Moment, ...],
+) -> GameReview:
     reviews = []
     for player in players:
         mine = [d for d in decisions if d.player == player]
@@ -160,7 +185,7 @@ def _summed(measure: Measure, players: Sequence[str], decisions: tuple[Decision,
         costly = sorted((d for d in mine if d.loss > _SAME), key=lambda d: -d.loss)
         mistakes = sum(1 for d in mine if d.loss >= COSTLY[measure])
         reviews.append(PlayerReview(player, len(mine), accuracy, mistakes, tuple(costly[:COSTLIEST_SHOWN])))
-    return GameReview(measure, tuple(reviews), decisions)
+    return GameReview(measure, tuple(reviews), decisions, moments)
 
 
 def measure_for(game: Game, tables: WinTables | None) -> Measure:
@@ -225,23 +250,10 @@ def _preference(move: Move) -> tuple[int, int]:
     return (0 if move.kind == "bank" else 1, len(move.keep))
 
 
-def _decide(game: Game, action: Action, value: Valuer) -> Decision | None:
+def _valued(game: Game, value: Valuer) -> list[tuple[float, Move]]:
+    """Each distinct legal move and its value, best first."""
     moves = {_as_move(game, legal) for legal in game.legal_actions()}
-    if len(moves) < 2:
-        return None
-    valued = sorted(((value(m), m) for m in moves), key=lambda vm: (-vm[0], _preference(vm[1])))
-    played = _as_move(game, action)
-    return Decision(
-        action.player,
-        game.turn_number,
-        len(game.events),
-        game.turn.roll,
-        played,
-        valued[0][1],
-        value(played),
-        valued[0][0],
-        valued[-1][0],
-    )
+    return sorted(((value(m), m) for m in moves), key=lambda vm: (-vm[0], _preference(vm[1])))
 
 
 def review(
@@ -256,18 +268,62 @@ def review(
     game = Game.new(rules, players, dice_from_state(dice_start), teams)
     measure = measure_for(game, tables)
     decisions: list[Decision] = []
+    steps: list[Step] = []
     for action in actions:
-        valuer = _valuer(game, action, measure, tables)
+        before = played = None
+        valuer = _valuer(game, measure, tables)
         if valuer is not None:
-            decision = _decide(game, action, valuer)
-            if decision is not None:
-                decisions.append(decision)
-        game.apply(action)
-    return _summed(measure, players, tuple(decisions))
+            valued = _valued(game, valuer)
+            before = valued[0][0]
+            if action.kind in ("roll", "bank", "piggyback"):
+                move = _as_move(game, action)
+                played = valuer(move)
+                if len(valued) > 1:
+                    decisions.append(
+                        Decision(
+                            action.player,
+                            game.turn_number,
+                            len(game.events),
+                            game.turn.roll,
+                            move,
+                            valued[0][1],
+                            played,
+                            before,
+                            valued[-1][0],
+                        )
+                    )
+        elif measure == "win" and game.phase != "over" and wins_at_once(game.turn.roll, rules):
+            before = 1.0  # the mover keeps the dice that win
+        if before is not None and action.player != game.current_player:
+            before = 1.0 - before if measure == "win" else None  # a player leaving out of turn
+        steps.append(_step(game, action, before, played))
+    outcome = {p: _outcome(game, p) for p in players}
+    return _summed(measure, players, tuple(decisions), linked(measure, steps, outcome))
 
 
-def _valuer(game: Game, action: Action, measure: Measure, tables: WinTables | None) -> Valuer | None:
-    if action.kind not in ("roll", "bank", "piggyback") or wins_at_once(game.turn.roll, game.rules):
+def _step(game: Game, action: Action, before: float | None, played: float | None) -> Step:
+    """Play the action, noting what it rolled and what it changed the mover's bank by."""
+    turn, event, bank = game.turn_number, len(game.events), _bank(game, action.player)
+    events: list[Event] = game.apply(action)
+    rolled = next((e.dice for e in events if isinstance(e, Rolled)), ())
+    farkled = any(isinstance(e, Farkled) for e in events)
+    banked = _bank(game, action.player) - bank
+    return Step(action.player, turn, event, action.kind, rolled, farkled, before, played, banked)
+
+
+def _bank(game: Game, player: str) -> int:
+    return next(p.bank for p in game.players if p.id == player)
+
+
+def _outcome(game: Game, player: str) -> float:
+    """1 for a win, 0 for a loss, shared between tied winners."""
+    winners = game.result.winners if game.result is not None else ()
+    return 1.0 / len(winners) if player in winners else 0.0
+
+
+def _valuer(game: Game, measure: Measure, tables: WinTables | None) -> Valuer | None:
+    """How the measure values the moves of the position, or None where it can't (an instant win)."""
+    if game.phase == "over" or wins_at_once(game.turn.roll, game.rules):
         return None
     if measure == "win" and tables is not None:
         return _win_valuer(game, tables)
