@@ -36,6 +36,7 @@ class Replayed:
     game: Game
     names: dict[str, str]  # engine player id -> name as archived
     review: GameReview | None = None  # its review, when asked for
+    chart: bytes | None = None  # the review's chance-to-win chart (PNG), when asked for and it has one
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,11 @@ class StatsService:
     async def history(self, guild_id: int, channel_id: int | None) -> list[GameSummary]:
         return await self._db.read(partial(results.recent_games, guild_id=guild_id, channel_id=channel_id))
 
-    async def replay(self, guild_id: int, game_id: str, *, reviewed: bool = False) -> Replayed | None:
-        """A finished game of this server rebuilt move by move, with its review if `reviewed`."""
+    async def replay(
+        self, guild_id: int, game_id: str, *, reviewed: bool = False, charted: bool = False
+    ) -> Replayed | None:
+        """A finished game of this server rebuilt move by move, with its review if `reviewed`, and its
+        chart too if `charted`."""
         game_id = game_id.strip().lower()
         archived = await self._db.read(partial(results.archived_game, guild_id=guild_id, game_id=game_id))
         if archived is None:
@@ -111,10 +115,19 @@ class StatsService:
             archived.actions_json,
             seats,
         )
-        return Replayed(game, names, await self._reviews.review(played))
+        review = await self._reviews.review(played)
+        chart = await self._reviews.chart(played, partial(_chart, names=names)) if charted else None
+        return Replayed(game, names, review, chart)
 
     async def forget(self, user_id: int) -> None:
         await self._db.write(partial(results.forget_member, user_id=user_id))
 
     async def reset(self, guild_id: int) -> None:
         await self._db.write(partial(results.reset_leaderboard, guild_id=guild_id, now=self._clock.now()))
+
+
+def _chart(review: GameReview, names: dict[str, str]) -> bytes | None:
+    """Draw a review's chart (in the review's worker thread)."""
+    from bot.render.chart import chart  # Pillow: imported when the first chart is drawn, not at start-up
+
+    return chart(review, names)

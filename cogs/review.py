@@ -1,4 +1,5 @@
-"""`/farkle review` and the results' Review button: a finished game's review, privately to who asked.
+"""`/farkle review` and the results' Review button: a finished game's review (with its chance-to-win chart
+attached), privately to who asked.
 
 A mixin of the `/farkle` group cog, like `StatsCommands`; it asks the bot's `StatsService` (the same
 scope as `/farkle replay`: any finished game of this server) and draws with `bot.render.review`.
@@ -6,6 +7,7 @@ scope as `/farkle replay`: any finished game of this server) and draws with `bot
 
 from __future__ import annotations
 
+import io
 import re
 from typing import TYPE_CHECKING, Any, cast
 
@@ -16,7 +18,7 @@ from discord.ext import commands
 
 from bot.errors import report_error
 from bot.i18n import for_member
-from bot.render.review import REVIEW_TEMPLATE, review_embed
+from bot.render.review import CHART_FILE, REVIEW_TEMPLATE, review_card
 from bot.render.words import echo
 from cogs.delivery import board_scope
 
@@ -31,13 +33,19 @@ class ReviewCommands(commands.Cog):
         """Answer privately: the review (computed now if the background review has not stored it yet)."""
         tr = for_member(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        replayed = await self.bot.stats.replay(board_scope(interaction), game, reviewed=True)
+        scope = board_scope(interaction)
+        replayed = await self.bot.stats.replay(scope, game, reviewed=True, charted=True)
         if replayed is None or replayed.review is None:
             missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
             await interaction.followup.send(missing, ephemeral=True)
             return
-        embed = review_embed(game.strip().lower(), replayed.review, replayed.names, tr)
-        await interaction.followup.send(embed=embed, ephemeral=True)
+        chart = replayed.chart
+        drawn = review_card(
+            game.strip().lower(), replayed.review, replayed.names, tr, chart=chart is not None
+        )
+        # the chart rides with the answer as its attachment: no channel access needed (user installs)
+        files = [discord.File(io.BytesIO(chart), filename=CHART_FILE)] if chart is not None else []
+        await interaction.followup.send(view=drawn.view, files=files, ephemeral=True)
 
     @app_commands.command(description=locale_str("How well each player of a finished game played"))
     @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))

@@ -1,24 +1,31 @@
-"""Game review as drawings: the Review button on the results, the review itself, live odds on a board,
-and the cost marks of a replay. No I/O."""
+"""Game review as drawings: the Review button on the results, the review itself (a card: each player's
+accuracy and luck and skill apart, the turning point, the chance-to-win chart), live odds on a board, and
+the cost marks of a replay. No I/O."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 import discord
+from discord import ui
 
+from bot.engine.luck import Moment, Part, split, turning_point
 from bot.engine.messages import Param
 from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
-from bot.render.components import Button
+from bot.render.components import MOST_TEXT, Button, Rendered, card, heading
+from bot.render.components import Part as CardPart
 from bot.render.language import Translator
-from bot.render.words import FACES, FIELD_LIMIT, TITLE_LIMIT, capped_name, clip
+from bot.render.words import FACES, TITLE_LIMIT, capped_name, clip
 from bot.sessions.session import Snapshot
 
 REVIEW_PREFIX = "farkle-review"
 # The game id is what `/farkle review` takes; the id never changes, so the button works on any results.
 REVIEW_TEMPLATE = rf"{REVIEW_PREFIX}:(?P<game>[0-9a-f]{{1,16}})"
-EMBED_BUDGET = 5800  # of Discord's 6,000 characters per embed, with room for the footer
 COLOUR = discord.Colour.blurple()
+CHART_FILE = "review-chart.png"  # the chart's attachment, shown in the card's media gallery
+HEAD_LIMIT = 700  # the title, the measure, the start and the turning point
+TEXT_SPARE = 100  # of Discord's 4,000 characters per card, kept spare
+MEDIA_DESCRIPTION_LIMIT = 256
 
 
 def review_button(game_id: str, tr: Translator) -> Button:
@@ -84,6 +91,76 @@ def _measure_line(review: GameReview, tr: Translator) -> str:
     return tr.text("Measured in expected points of the turn: win tables cover two players only.")
 
 
+def signed(review: GameReview, value: float, tr: Translator) -> str:
+    """A change in the review's measure with its sign: "+12.4 %", "−450 expected points"."""
+    sign = "+" if value >= 0 else "−"
+    if review.measure == "win":
+        return f"{sign}{tr.percent(abs(value), 1)}"
+    return tr.text("{points} expected points", points=f"{sign}{tr.decimal(abs(value), 0)}")
+
+
+def split_line(review: GameReview, player: str, tr: Translator) -> str | None:
+    """ "Decisions cost 6.1 % · the dice gave +12.4 %": what the player's decisions and the dice did."""
+    if not review.moments:
+        return None
+    parts = split(review.measure, review.moments, player)
+    if review.measure == "win":
+        return tr.text(
+            "Decisions cost **{cost}** · the dice gave **{dice}**",
+            cost=tr.percent(0.0 - parts.decisions, 1),  # never "-0.0"
+            dice=signed(review, parts.dice, tr),
+        )
+    return tr.text(
+        "Decisions cost **{cost}** expected points · the dice gave **{dice}**",
+        cost=tr.decimal(0.0 - parts.decisions, 0),
+        dice=signed(review, parts.dice, tr),
+    )
+
+
+def _turning_what(review: GameReview, moment: Moment, part: Part, name: str, tr: Translator) -> str:
+    """What happened at the turning point: the decision taken, or the dice that fell."""
+    if part == "decision":
+        decision = next((d for d in review.decisions if d.event == moment.event), None)
+        if decision is not None:
+            played, best = move_words(decision.played, tr), move_words(decision.best, tr)
+            return tr.text("{player} chose {played} over {best}", player=name, played=played, best=best)
+        if moment.kind == "timeout":
+            return tr.text("{player} ran out of time", player=name)
+        return tr.text("{player} left the game", player=name)
+    if moment.farkled:
+        return tr.text("{player} farkled on {dice}", player=name, dice=_faces(moment.rolled))
+    if moment.rolled:
+        return tr.text("{player} rolled {dice}", player=name, dice=_faces(moment.rolled))
+    return tr.text("after {player}'s move", player=name)
+
+
+def turning_line(review: GameReview, names: Mapping[str, str], tr: Translator) -> str | None:
+    """ "📍 Turning point: turn 14, Ana farkled on ⚂⚃⚄ (−31.0 % for Ana)": the biggest single swing."""
+    found = turning_point(review.moments)
+    if found is None:
+        return None
+    moment, part = found
+    name = capped_name(names.get(moment.player, moment.player))
+    return tr.text(
+        "📍 Turning point: turn {turn}, {what} ({swing} for {player})",
+        turn=moment.turn,
+        what=_turning_what(review, moment, part, name, tr),
+        swing=signed(review, moment.part(part), tr),
+        player=name,
+    )
+
+
+def start_line(review: GameReview, names: Mapping[str, str], tr: Translator) -> str | None:
+    """ "Ana moved first with a 53.5 % chance to win.": where the chance to win started."""
+    if review.measure != "win" or not review.moments:
+        return None
+    first = review.moments[0]
+    name = capped_name(names.get(first.player, first.player))
+    return tr.text(
+        "{player} moved first with a {chance} chance to win.", player=name, chance=tr.percent(first.before, 1)
+    )
+
+
 def _player_value(review: GameReview, player: PlayerReview, tr: Translator) -> str:
     accuracy = tr.percent(player.accuracy, 1) if player.accuracy is not None else "—"
     head = tr.plural(
@@ -94,35 +171,56 @@ def _player_value(review: GameReview, player: PlayerReview, tr: Translator) -> s
     )
     decisions = tr.plural("{count} decision", "{count} decisions", player.decisions)
     lines = [f"{head} · {decisions}", f"*{tr.say(player.verdict)}*"]
+    split_words = split_line(review, player.player, tr)
+    if split_words is not None:
+        lines.insert(1, split_words)
     lines.extend(f"{i}. {decision_line(review, d, tr)}" for i, d in enumerate(player.costliest, start=1))
     return "\n".join(lines)
 
 
-def review_embed(game_id: str, review: GameReview, names: Mapping[str, str], tr: Translator) -> discord.Embed:
-    """Each player's accuracy, costly mistakes, verdict and costliest decisions, inside Discord's limits."""
-    title = tr.text("🔎 Review of game {game}", game=game_id)
-    embed = discord.Embed(
-        title=clip(title, TITLE_LIMIT), colour=COLOUR, description=_measure_line(review, tr)
-    )
+def review_card(
+    game_id: str, review: GameReview, names: Mapping[str, str], tr: Translator, *, chart: bool = False
+) -> Rendered:
+    """Each player's accuracy, luck and skill apart, costly mistakes, verdict and costliest decisions, the
+    turning point and (`chart`) the chance-to-win chart attached as `CHART_FILE`, inside Discord's limits."""
+    title = clip(tr.text("🔎 Review of game {game}", game=game_id), TITLE_LIMIT)
+    lines = [f"### {title}", _measure_line(review, tr)]
+    lines += [line for line in (start_line(review, names, tr), turning_line(review, names, tr)) if line]
+    head = clip("\n".join(lines), HEAD_LIMIT)
     threshold = (
         tr.percent(COSTLY["win"], 0)
         if review.measure == "win"
         else tr.text("{points} points", points=tr.decimal(COSTLY["turn"], 0))
     )
-    footer = tr.text(
+    footer = "-# " + tr.text(
         "Accuracy: the share of each decision's available value kept (best minus worst move). "
-        "A costly mistake costs {threshold} or more.",
+        "A costly mistake costs {threshold} or more. Decisions: what each choice gave away against the best "
+        "one; dice: what the rolls did after it.",
         threshold=threshold,
     )
-    embed.set_footer(text=footer)
-    used = len(embed.title or "") + len(embed.description or "") + len(footer)
-    budget = min(FIELD_LIMIT, (EMBED_BUDGET - used) // max(len(review.players), 1))
+    parts: list[CardPart] = [ui.TextDisplay(head)]
+    budget = (MOST_TEXT - TEXT_SPARE - len(head) - len(footer)) // max(len(review.players), 1)
     for player in review.players:
         name = clip(capped_name(names.get(player.player, player.player)), budget // 4)
-        embed.add_field(
-            name=name, value=clip(_player_value(review, player, tr), budget - len(name)), inline=False
+        value = clip(_player_value(review, player, tr), budget - len(name) - len("****\n"))
+        parts.append(ui.TextDisplay(heading(name, value)))
+    if chart:
+        item = discord.MediaGalleryItem(
+            f"attachment://{CHART_FILE}", description=chart_words(review, names, tr)
         )
-    return embed
+        parts.append(ui.MediaGallery(item))
+    parts.append(ui.TextDisplay(footer))
+    return card(parts, COLOUR)
+
+
+def chart_words(review: GameReview, names: Mapping[str, str], tr: Translator) -> str:
+    """The chart's description (read aloud, shown on hover): whose chance the line is, what the marks are."""
+    first = review.moments[0].player if review.moments else ""
+    words = tr.text(
+        "{player}'s chance to win over the game; ✕ costly mistakes, ◆ the turning point.",
+        player=capped_name(names.get(first, first)),
+    )
+    return clip(words, MEDIA_DESCRIPTION_LIMIT)
 
 
 def replay_marks(review: GameReview, tr: Translator) -> dict[int, str]:

@@ -2,11 +2,13 @@
 
 Every finished game is reviewed in the background when the game-events stream announces its end
 (`GameEnded`): a review costs milliseconds of CPU (one turn solve per turn under the win tables), so
-the Review button is answered from the store. A game reviewed before, or asked for while its review is
-running, is not reviewed again. A stored review is published on the stream (`GameReviewed`) for the
-features that judge play (achievements); a start-up reviews the games a crash left unreviewed. The
-measure is chosen when the review is made (chance to win if the ruleset's win tables are loaded by then,
-else turn points) and stored with it, so a review reads the same after a restart.
+the Review button is answered from the store. The review holds the split of luck and skill (one replay);
+its chance-to-win chart is drawn off the event loop when first asked for and kept in memory beside it.
+A game reviewed before, or asked for while its review is running, is not reviewed again. A stored review is
+published on the stream (`GameReviewed`) for the features that judge play (achievements); a start-up reviews
+the games a crash left unreviewed. The measure is chosen when the review is made (chance to win if the
+ruleset's win tables are loaded by then, else turn points) and stored with it, so a review reads the same
+after a restart.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.sessions.stream import GameEnded, GameEvent, GameReviewed
 log = logging.getLogger(__name__)
 
 CACHED_REVIEWS = 256
+CACHED_CHARTS = 32  # tens of kilobytes each: the charts of the reviews asked for last
 
 
 class ReviewStore(Protocol):
@@ -88,6 +91,7 @@ class GameReviews:
         self._publish = publish
         self._done: OrderedDict[str, GameReview] = OrderedDict()
         self._running: dict[str, asyncio.Task[GameReview]] = {}
+        self._charts: OrderedDict[str, bytes | None] = OrderedDict()
 
     async def on_event(self, event: GameEvent) -> None:
         """Review each game as it ends, in the background: the stream's other subscribers don't wait."""
@@ -108,6 +112,18 @@ class GameReviews:
             self._done.move_to_end(played.game_id)
             return done
         return await asyncio.shield(self._start(played))
+
+    async def chart(self, played: Played, draw: Callable[[GameReview], bytes | None]) -> bytes | None:
+        """The review's chart (PNG bytes, None where it has none): drawn by `draw` (the render layer's) in a
+        worker thread the first time, then kept with the review."""
+        if played.game_id in self._charts:
+            self._charts.move_to_end(played.game_id)
+            return self._charts[played.game_id]
+        drawn = await asyncio.to_thread(draw, await self.review(played))
+        self._charts[played.game_id] = drawn
+        while len(self._charts) > CACHED_CHARTS:
+            self._charts.popitem(last=False)
+        return drawn
 
     def _start(self, played: Played, record: GameRecord | None = None) -> asyncio.Task[GameReview]:
         running = self._running.get(played.game_id)

@@ -4,6 +4,7 @@ on the leaderboard."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import discord
@@ -22,9 +23,13 @@ from tests.cogs.play import (
     buttons,
     description,
     farkle,
+    fields,
     open_game,
+    parts,
     query,
     restart,
+    texts,
+    title,
 )
 from tests.cogs.test_master import flat_tables
 from tests.cogs.test_persistence import finish_quickly
@@ -44,34 +49,61 @@ async def finish(table: Table, dice: Dice) -> str:
     return (review.custom_id or "").removeprefix("farkle-review:")
 
 
-def review_of(result: simcord.InteractionResult) -> discord.Embed:
-    assert result.ephemeral and result.response is not None and result.response.embeds
-    assert_within_discord_limits(result.response.message)
-    return result.response.embeds[0]
+def review_of(result: simcord.InteractionResult) -> discord.Message:
+    assert result.ephemeral and result.response is not None
+    message = result.response.message
+    assert message.flags.components_v2 and not message.embeds
+    assert_within_discord_limits(message)
+    return message
+
+
+def charts(message: discord.Message) -> list[str]:
+    """The media gallery's images by file name, each one of the message's attachments (Discord resolves
+    `attachment://name` to the attachment's address)."""
+    shown = [
+        item.media.url
+        for part in parts(message)
+        if isinstance(part, discord.MediaGalleryComponent)
+        for item in part.items
+    ]
+    attached = {attachment.url: attachment.filename for attachment in message.attachments}
+    assert all(url in attached for url in shown), (shown, attached)
+    return [attached[url] for url in shown]
 
 
 async def test_the_review_button_answers_privately_in_chances_to_win(table: Table, dice: Dice) -> None:
     game_id = await finish(table, dice)  # classic: its win tables ship with the bot
     results = board_message(table.channel)
-    embed = review_of(await table.cy.click(results, custom_id=f"farkle-review:{game_id}"))
-    assert embed.title == f"🔎 Review of game {game_id}"
-    assert embed.description == "Measured in chance to win, from the exact win tables."
-    ana, ben = embed.fields
-    assert ana.name == "ana" and (ana.value or "").startswith("Accuracy **")
-    assert "· 0 costly mistakes · 5 decisions" in (ana.value or "")
-    assert "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice → best: keep ⚀⚀⚀⚀⚀⚀, bank 8,000 (−" in (
-        ana.value or ""
+    shown = review_of(await table.cy.click(results, custom_id=f"farkle-review:{game_id}"))
+    assert title(shown) == f"🔎 Review of game {game_id}"
+    measure, start, turning = description(shown).splitlines()
+    assert measure == "Measured in chance to win, from the exact win tables."
+    assert re.fullmatch(r"ana moved first with a 5\d\.\d% chance to win\.", start), start
+    assert turning.startswith("📍 Turning point: turn "), turning
+    blocks = fields(shown)
+    ana, ben = blocks["ana"], blocks["ben"]
+    assert ana.startswith("Accuracy **") and "· 0 costly mistakes · 5 decisions" in ana
+    assert re.search(r"^Decisions cost \*\*\d+\.\d%\*\* · the dice gave \*\*[+−]\d+\.\d%\*\*$", ana, re.M), (
+        ana
     )
-    assert ben.name == "ben" and "No decision that mattered." in (ben.value or "")
+    assert "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice → best: keep ⚀⚀⚀⚀⚀⚀, bank 8,000 (−" in ana
+    assert "No decision that mattered." in ben and "Decisions cost **0.0%** · the dice gave **" in ben
+    assert charts(shown) == ["review-chart.png"]
+    (chart,) = shown.attachments
+    assert (await chart.read()).startswith(b"\x89PNG")
     assert await query(table.env, "SELECT COUNT(*) FROM game_reviews") == [(1,)], "reviewed once"
 
 
 async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table: Table, dice: Dice) -> None:
     forget()  # as if these rules had no tables yet
     game_id = await finish(table, dice)
-    embed = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id))
-    assert embed.description == "Measured in expected points of the turn: these rules have no win tables yet."
-    ana = embed.fields[0].value or ""
+    shown = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id))
+    measure, turning = description(shown).splitlines()
+    assert measure == "Measured in expected points of the turn: these rules have no win tables yet."
+    assert turning.startswith("📍 Turning point: turn ") and "expected points for " in turning
+    assert not charts(shown) and not shown.attachments, "no chart without chances"
+    ana = fields(shown)["ana"]
+    assert re.search(r"^Decisions cost \*\*\d+\*\* expected points · the dice gave \*\*", ana, re.M)
     line = (
         "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, bank 10,000 → best: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice (−13 expected points)"
     )
@@ -83,9 +115,9 @@ async def test_review_command_has_replays_scope_and_reads_the_same_after_a_resta
 ) -> None:
     forget()  # reviewed in turn points: after the restart the shipped tables are loaded again
     game_id = await finish(table, dice)
-    before = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id.upper())).to_dict()
+    before = texts(review_of(await table.ben.slash(table.channel, "farkle review", game=game_id.upper())))
     await restart(env, make_bot)
-    after = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id)).to_dict()
+    after = texts(review_of(await table.ben.slash(table.channel, "farkle review", game=game_id)))
     assert after == before, "the stored review is the one shown, whatever tables exist later"
     unknown = await table.ben.slash(table.channel, "farkle review", game="abcdef")
     assert unknown.ephemeral and unknown.response is not None
@@ -98,8 +130,9 @@ async def test_every_language_renders_a_review_within_discords_limits(
 ) -> None:
     locales[table.cy.id] = locale
     game_id = await finish(table, dice)
-    embed = review_of(await table.cy.slash(table.channel, "farkle review", game=game_id))
-    assert len(embed.fields) == 2 and game_id in (embed.title or "")
+    shown = review_of(await table.cy.slash(table.channel, "farkle review", game=game_id))
+    assert len(fields(shown)) == 2 and game_id in title(shown)
+    assert len(charts(shown)) == 1
 
 
 async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Table, dice: Dice) -> None:
