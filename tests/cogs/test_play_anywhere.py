@@ -221,3 +221,20 @@ async def test_slash_commands_answer_with_the_board_where_only_interactions_reac
     assert again.response is not None and board(conversation).id == again.response.id
     await act(conversation, ana, "start")
     assert "turn" in description(board(conversation))
+
+
+async def test_the_review_and_its_chart_come_through_the_interaction_where_the_app_is_no_member(
+    user_install: UserInstall, dice: Dice
+) -> None:
+    conversation = user_install.conversation(DM, "ana", "ben")
+    dice.script(ROLL_OFF[:2], *[SIX_ONES] * 5, FARKLE)
+    await open_game(conversation)
+    await win_in_one_turn(conversation)
+    final = board(conversation)
+    review = await conversation.press(
+        conversation.members[1], final, buttons(final)["farkle-review"].custom_id
+    )
+    assert review.ephemeral and review.response is not None
+    shown = review.response.message
+    assert [attachment.filename for attachment in shown.attachments] == ["review-chart.png"]
+    assert "📍 Turning point" in description(shown)
