@@ -142,9 +142,9 @@ class Rater(Protocol):
 
 # ---------------------------------------------------------------------- results, as read back
 
-Metric = Literal["rating", "wins", "win_rate", "best_turn", "points", "accuracy"]
+Metric = Literal["rating", "wins", "win_rate", "best_turn", "points", "accuracy", "skill"]
 Period = Literal["all", "30d"]
-METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points", "accuracy")
+METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points", "accuracy", "skill")
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,7 @@ class StatsRow:
     hot_dice: int
     rating: float
     accuracy: float = 0.0  # the accuracy board's average review accuracy (0..1); 0 elsewhere
+    given_away: float = 0.0  # the skill board's mean chance to win given away per decision; 0 elsewhere
 
     @property
     def win_rate(self) -> float:
@@ -201,9 +202,23 @@ class ReviewedSeat:
     mistakes: int
 
 
+SKILL_DECISIONS = 50  # the skill rating averages a member's last this many reviewed decisions
+SKILL_MINIMUM = 20  # with fewer, there is no skill rating yet (the stats card says how many)
+
+
+@dataclass(frozen=True)
+class ReviewedDecision:
+    """One member's decision in a reviewed game, for the skill rating: what it gave away (the measure's)."""
+
+    index: int  # the decision's place in the game's review
+    seat: int
+    user_id: int
+    loss: float
+
+
 @dataclass(frozen=True)
 class ReviewRow:
-    """A game's review as stored: the review's JSON, its measure and each seat's numbers."""
+    """A game's review as stored: its JSON, its measure, each seat's numbers and members' decisions."""
 
     game_id: str
     guild_id: int
@@ -211,6 +226,7 @@ class ReviewRow:
     measure: str
     review_json: str
     seats: tuple[ReviewedSeat, ...]
+    decisions: tuple[ReviewedDecision, ...] = ()
 
 
 # ---------------------------------------------------------------------- the daily challenge, achievements

@@ -43,6 +43,7 @@ class Replayed:
 class MemberStats:
     row: StatsRow | None
     accuracy: tuple[float, int] | None  # average over the last reviewed games, and how many
+    skill: tuple[float, int] | None = None  # mean chance given away over the last decisions, how many
 
 
 class StatsService:
@@ -77,7 +78,8 @@ class StatsService:
     async def member(self, guild_id: int, user_id: int) -> MemberStats:
         def read(connection: Connection) -> MemberStats:
             row = results.member_stats(connection, guild_id, user_id)
-            return MemberStats(row, reviews.recent_accuracy(connection, guild_id, user_id))
+            accuracy = reviews.recent_accuracy(connection, guild_id, user_id)
+            return MemberStats(row, accuracy, reviews.recent_skill(connection, guild_id, user_id))
 
         return await self._db.read(read)
 

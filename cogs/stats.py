@@ -105,7 +105,9 @@ class StatsCommands(commands.Cog):
         else:
             member_stats = await self.bot.stats.member(scope, who.id)
             tr = await self._server_tr(scope)
-            embed = stats_embed(who.display_name, member_stats.row, tr, member_stats.accuracy)
+            embed = stats_embed(
+                who.display_name, member_stats.row, tr, member_stats.accuracy, skill=member_stats.skill
+            )
         add_profile(embed, await self.bot.daily.profile(who.id), tr)
         await interaction.response.send_message(embed=embed)
 

@@ -162,3 +162,13 @@ def chances(moments: Sequence[Moment], first: str) -> list[float]:
         last = moments[-1]
         points.append(last.after if last.player == first else 1.0 - last.after)
     return points
+
+
+# The skill rating: decision quality alone, on a friendly 0-100 scale (docs/LUCK_AND_SKILL.md). 100 gives
+# nothing away; at `SKILL_HALF` of a chance to win given away per decision on average it is 50.
+SKILL_HALF = 0.005
+
+
+def skill(mean_loss: float) -> float:
+    """The friendly skill of a mean chance to win given away per decision: 100 / (1 + mean / half)."""
+    return 100.0 / (1.0 + max(mean_loss, 0.0) / SKILL_HALF)

@@ -10,8 +10,10 @@ import discord
 from discord import ui
 
 from bot.engine.luck import Moment, Part, split, turning_point
+from bot.engine.luck import skill as skill_rating
 from bot.engine.messages import Param
 from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
+from bot.records import SKILL_MINIMUM
 from bot.render.components import MOST_TEXT, Button, Rendered, card, heading
 from bot.render.components import Part as CardPart
 from bot.render.language import Translator
@@ -232,3 +234,20 @@ def replay_marks(review: GameReview, tr: Translator) -> dict[int, str]:
         else:
             marks[decision.event] = f"[{cost_words(review, decision.loss, tr)}]"
     return marks
+
+
+def skill_value(skill: tuple[float, int] | None, tr: Translator) -> str:
+    """The stats card's skill: "72 (last 50 decisions)", or how far a member is from the minimum."""
+    given_away, decisions = skill or (0.0, 0)
+    if decisions < SKILL_MINIMUM:
+        return tr.text("not yet: {count} of {minimum} decisions", count=decisions, minimum=SKILL_MINIMUM)
+    return tr.text(
+        "{skill} (last {count} decisions)", skill=tr.decimal(skill_rating(given_away), 0), count=decisions
+    )
+
+
+def skill_board_value(given_away: float, decisions: int, tr: Translator) -> str:
+    """A skill board line's value: "72 over 50 decisions"."""
+    return tr.text(
+        "{skill} over {count} decisions", skill=tr.decimal(skill_rating(given_away), 0), count=decisions
+    )

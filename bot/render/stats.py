@@ -12,6 +12,7 @@ from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
+from bot.render.review import skill_board_value, skill_value
 from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, rules_name
 
 PAGE_SIZE = 10
@@ -22,6 +23,7 @@ METRIC_NAMES: dict[Metric, str] = {
     "best_turn": N_("Best turn"),
     "points": N_("Points banked"),
     "accuracy": N_("Accuracy"),
+    "skill": N_("Skill"),
 }
 PERIOD_NAMES: dict[Period, str] = {"all": N_("all time"), "30d": N_("last 30 days")}
 # At most a million pages: a forged id with a bigger page matches nothing, so it is ignored.
@@ -40,6 +42,8 @@ def metric_value(metric: Metric, row: StatsRow, tr: Translator) -> str:
             row.games,
             accuracy=tr.percent(row.accuracy, 1),
         )
+    if metric == "skill":
+        return skill_board_value(row.given_away, row.games, tr)
     return tr.points(getattr(row, metric))
 
 
@@ -102,6 +106,7 @@ def stats_embed(
     accuracy: tuple[float, int] | None = None,
     *,
     everywhere: bool = False,
+    skill: tuple[float, int] | None = None,
 ) -> discord.Embed:
     """A member's totals on one board, or `everywhere` (every server and conversation, asked in a DM), and
     their average review accuracy over their last reviewed games (`accuracy`)."""
@@ -128,6 +133,7 @@ def stats_embed(
         N_("Games"): tr.number(row.games),
         N_("Wins"): f"{tr.number(row.wins)} ({tr.percent(row.win_rate, 0)})",
         N_("Rating"): tr.decimal(row.rating),
+        **({} if everywhere else {N_("Skill"): skill_value(skill, tr)}),  # decisions alone (render/review.py)
         N_("Points banked"): tr.points(row.points),
         N_("Average turn"): tr.points(round(row.average_turn)),
         N_("Best turn"): tr.points(row.best_turn),

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from bot.engine.review import GameReview, review
 from bot.engine.winprob import tables_for
-from bot.records import GameRecord, ReviewedSeat, ReviewRow
+from bot.records import GameRecord, ReviewedDecision, ReviewedSeat, ReviewRow
 from bot.sessions.archive import archived
 from bot.sessions.stream import GameEnded, GameEvent, GameReviewed
 
@@ -80,8 +80,20 @@ def _row(played: Played, result: GameReview) -> ReviewRow:
             seats.append(
                 ReviewedSeat(seat, user_id, user_id < 0, player.accuracy, player.decisions, player.mistakes)
             )
+    seat_of = {str(user_id): seat for seat, (user_id, _) in enumerate(played.seats) if user_id >= 0}
+    decisions = tuple(  # members' decisions, for the skill rating (computers have negative ids)
+        ReviewedDecision(index, seat_of[d.player], int(d.player), d.loss)
+        for index, d in enumerate(result.decisions)
+        if d.player in seat_of
+    )
     return ReviewRow(
-        played.game_id, played.guild_id, played.ended_at, result.measure, result.to_json(), tuple(seats)
+        played.game_id,
+        played.guild_id,
+        played.ended_at,
+        result.measure,
+        result.to_json(),
+        tuple(seats),
+        decisions,
     )
 
 

@@ -155,9 +155,9 @@ def leaderboard(
 
     The 30-day totals must be fresh (`recent.refresh`) before a 30-day page is read.
     """
-    if metric == "accuracy":
+    if metric in ("accuracy", "skill"):  # boards of reviewed games (`reviews.py`)
         return reviews.leaderboard(
-            connection, guild_id, period, offset=offset, limit=limit, min_games=min_games
+            connection, guild_id, period, metric=metric, offset=offset, limit=limit, min_games=min_games
         )
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "min_games": _min_games(metric, min_games)}
@@ -186,8 +186,8 @@ def rank_of(
     min_games: int = 1,
 ) -> Ranked | None:
     """The member's own line: their rank is one more than the members strictly ahead of them."""
-    if metric == "accuracy":
-        return reviews.rank_of(connection, guild_id, user_id, period, min_games=min_games)
+    if metric in ("accuracy", "skill"):
+        return reviews.rank_of(connection, guild_id, user_id, period, metric=metric, min_games=min_games)
     table, value = _TOTALS[period], _VALUE[metric]
     params = {"guild": guild_id, "user": user_id, "min_games": _min_games(metric, min_games)}
     mine = (

@@ -1,18 +1,22 @@
-"""Game reviews: the stored review of each game and each seat's accuracy; every SQL statement about them.
+"""Game reviews: the stored review of each game, each seat's accuracy and members' decisions; every SQL
+statement about them.
 
 A review is written once per game id (a second write changes nothing), so a review read back after a
-restart is the one first shown. Accuracy boards and `/farkle stats` count members' seats only (not
-computers), leave out forgotten members and games before a leaderboard reset, like every other board.
+restart is the one first shown. Accuracy and skill boards and `/farkle stats` count members' seats only
+(not computers), leave out forgotten members and games before a leaderboard reset, like every other board.
+The skill rating averages the chance to win given away by a member's last `SKILL_DECISIONS` decisions
+in rated games (`games.counted`) measured in chances to win, shown from `SKILL_MINIMUM` decisions on.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import Literal
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
-from bot.records import GameRecord, Period, Ranked, ReviewRow, StatsRow
+from bot.records import SKILL_DECISIONS, SKILL_MINIMUM, GameRecord, Period, Ranked, ReviewRow, StatsRow
 from bot.storage import ended
 from bot.storage.database import Database
 
@@ -26,6 +30,11 @@ _SAVE_SEAT = text(
     "INSERT INTO review_players (game_id, seat, guild_id, user_id, computer, accuracy, decisions, mistakes,"
     " ended_at) VALUES (:game, :seat, :guild, :user, :computer, :accuracy, :decisions, :mistakes, :ended)"
 )
+_SAVE_DECISION = text(
+    "INSERT INTO review_decisions (game_id, decision, seat, guild_id, user_id, measure, loss, ended_at)"
+    " VALUES (:game, :decision, :seat, :guild, :user, :measure, :loss, :ended)"
+    " ON CONFLICT (game_id, decision) DO NOTHING"
+)
 _LOAD = text("SELECT review FROM game_reviews WHERE game_id = :game")
 _SEATS = text("SELECT user_id, accuracy FROM review_players WHERE game_id = :game ORDER BY seat")
 # Members' reviewed seats in a server: what the accuracy board and `/farkle stats` average.
@@ -38,6 +47,22 @@ _BOARD = (
     f"SELECT r.user_id, MAX(p.name) AS name, COUNT(*) AS games, AVG(r.accuracy) AS accuracy {_COUNTED}"
     " AND r.ended_at >= :since GROUP BY r.user_id HAVING COUNT(*) >= :min_games"
 )
+# Members' decisions in chances to win in rated games here: what the skill rating and board average.
+_DECIDED = (
+    "FROM review_decisions d JOIN game_players p ON p.game_id = d.game_id AND p.seat = d.seat"
+    " JOIN games g ON g.game_id = d.game_id WHERE d.guild_id = :guild AND d.measure = 'win'"
+    " AND g.counted = 1 AND p.forgotten = 0"
+    " AND d.ended_at > COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), -1)"
+)
+_LATEST = "ORDER BY d.ended_at DESC, d.game_id DESC, d.decision DESC"
+_SKILL_BOARD = (
+    "SELECT user_id, MAX(name) AS name, COUNT(*) AS games, AVG(loss) AS given_away FROM"
+    f" (SELECT d.user_id, p.name, d.loss, ROW_NUMBER() OVER (PARTITION BY d.user_id {_LATEST}) AS latest"
+    f" {_DECIDED} AND d.ended_at >= :since) AS recent"
+    " WHERE latest <= :last GROUP BY user_id HAVING COUNT(*) >= :min_games"
+)
+# Each board: its query, the column it ranks by, and how a better value compares.
+_BOARDS = {"accuracy": (_BOARD, "accuracy", ">"), "skill": (_SKILL_BOARD, "given_away", "<")}
 # The 30-day board's window is the one the other 30-day boards were last rebuilt for (`recent.refresh`).
 _SINCE = {
     "all": "-1e18",
@@ -67,6 +92,23 @@ def save(connection: Connection, row: ReviewRow) -> bool:
             for seat in row.seats
         ],
     )
+    if row.decisions:
+        connection.execute(
+            _SAVE_DECISION,
+            [
+                {
+                    "game": row.game_id,
+                    "decision": decision.index,
+                    "seat": decision.seat,
+                    "guild": row.guild_id,
+                    "user": decision.user_id,
+                    "measure": row.measure,
+                    "loss": decision.loss,
+                    "ended": row.ended_at,
+                }
+                for decision in row.decisions
+            ],
+        )
     return True
 
 
@@ -92,14 +134,38 @@ def recent_accuracy(connection: Connection, guild_id: int, user_id: int) -> tupl
     return (float(average), int(games)) if games else None
 
 
-def _board(period: Period) -> str:
-    return _BOARD.replace(":since", _SINCE[period])
+def recent_skill(connection: Connection, guild_id: int, user_id: int) -> tuple[float, int] | None:
+    """A member's mean chance to win given away per decision over their last `SKILL_DECISIONS` decisions
+    here, and how many (None without one)."""
+    given_away, decisions = connection.execute(
+        text(
+            f"SELECT AVG(loss), COUNT(*) FROM (SELECT d.loss {_DECIDED} AND d.user_id = :user {_LATEST}"
+            " LIMIT :last) AS recent"
+        ),
+        {"guild": guild_id, "user": user_id, "last": SKILL_DECISIONS},
+    ).one()
+    return (float(given_away), int(decisions)) if decisions else None
+
+
+BoardMetric = Literal["accuracy", "skill"]
+
+
+def _board(metric: BoardMetric, period: Period) -> str:
+    return _BOARDS[metric][0].replace(":since", _SINCE[period])
+
+
+def _params(metric: BoardMetric, guild_id: int, min_games: int) -> dict[str, int]:
+    """The accuracy board's minimum is in games, the skill board's in decisions (`SKILL_MINIMUM`)."""
+    if metric == "skill":
+        return {"guild": guild_id, "min_games": SKILL_MINIMUM, "last": SKILL_DECISIONS}
+    return {"guild": guild_id, "min_games": min_games}
 
 
 def _ranked_row(values: RowMapping) -> StatsRow:
-    """A board line: the member, their reviewed games and average accuracy (the other totals unused)."""
+    """A board line: the member, their reviewed games (the skill board: decisions) and their average."""
     user, name, games = int(values["user_id"]), str(values["name"]), int(values["games"])
-    return StatsRow(user, name, games, 0, 0, 0, 0, 0, 0, 0, 0.0, accuracy=float(values["accuracy"]))
+    averages = {key: float(values[key]) for key in ("accuracy", "given_away") if key in values}
+    return StatsRow(user, name, games, 0, 0, 0, 0, 0, 0, 0, 0.0, **averages)
 
 
 def leaderboard(
@@ -107,42 +173,51 @@ def leaderboard(
     guild_id: int,
     period: Period,
     *,
+    metric: BoardMetric = "accuracy",
     offset: int = 0,
     limit: int = 10,
     min_games: int = 1,
 ) -> tuple[list[Ranked], int]:
-    """One page of the accuracy board (ties share a rank, listed by name) and how many are ranked."""
-    params = {"guild": guild_id, "min_games": min_games}
+    """One page of the accuracy or skill board (ties share a rank, listed by name) and how many are ranked."""
+    params, board = _params(metric, guild_id, min_games), _board(metric, period)
+    _, column, better = _BOARDS[metric]
+    order = f"{column} {'DESC' if better == '>' else 'ASC'}"
     rows = connection.execute(
         text(
-            f"SELECT RANK() OVER (ORDER BY accuracy DESC) AS rank, user_id, name, games, accuracy"
-            f" FROM ({_board(period)}) AS board ORDER BY rank, name, user_id LIMIT :limit OFFSET :offset"
+            f"SELECT RANK() OVER (ORDER BY {order}) AS rank, board.*"
+            f" FROM ({board}) AS board ORDER BY rank, name, user_id LIMIT :limit OFFSET :offset"
         ),
         {**params, "limit": limit, "offset": offset},
     ).mappings()
     page = [Ranked(int(row["rank"]), _ranked_row(row)) for row in rows]
-    total = connection.execute(text(f"SELECT COUNT(*) FROM ({_board(period)}) AS board"), params).scalar_one()
+    total = connection.execute(text(f"SELECT COUNT(*) FROM ({board}) AS board"), params).scalar_one()
     return page, int(total)
 
 
 def rank_of(
-    connection: Connection, guild_id: int, user_id: int, period: Period, *, min_games: int = 1
+    connection: Connection,
+    guild_id: int,
+    user_id: int,
+    period: Period,
+    *,
+    metric: BoardMetric = "accuracy",
+    min_games: int = 1,
 ) -> Ranked | None:
-    """The member's line on the accuracy board: one more than the members strictly ahead."""
-    params = {"guild": guild_id, "min_games": min_games}
+    """The member's line on the accuracy or skill board: one more than the members strictly ahead."""
+    params, board = _params(metric, guild_id, min_games), _board(metric, period)
     mine = (
         connection.execute(
-            text(f"SELECT * FROM ({_board(period)}) AS board WHERE user_id = :user"),
-            {**params, "user": user_id},
+            text(f"SELECT * FROM ({board}) AS board WHERE user_id = :user"), {**params, "user": user_id}
         )
         .mappings()
         .first()
     )
     if mine is None:
         return None
+    _, column, better = _BOARDS[metric]
     ahead = connection.execute(
-        text(f"SELECT COUNT(*) FROM ({_board(period)}) AS board WHERE accuracy > :value"),
-        {**params, "value": mine["accuracy"]},
+        text(f"SELECT COUNT(*) FROM ({board}) AS board WHERE {column} {better} :value"),
+        {**params, "value": mine[column]},
     ).scalar_one()
     return Ranked(1 + int(ahead), _ranked_row(mine))
 

@@ -22,6 +22,7 @@ from tests.cogs.play import (
     board_message,
     buttons,
     description,
+    execute,
     farkle,
     fields,
     open_game,
@@ -177,3 +178,36 @@ async def test_stats_and_the_accuracy_leaderboard_show_reviewed_games(table: Tab
     embed = board.response.embeds[0]
     assert embed.title == "🏆 Farkle leaderboard · Accuracy"
     assert embed.description == "No games counted yet: play one!", "one reviewed game is below the minimum"
+
+
+async def test_stats_and_the_skill_leaderboard_show_the_skill_rating_from_its_minimum(
+    table: Table, dice: Dice
+) -> None:
+    game_id = await finish(table, dice)  # ana made 5 decisions, in chances to win
+
+    async def skill() -> str:
+        stats = (await table.ana.slash(table.channel, "farkle stats")).response
+        assert stats is not None
+        return next(f.value or "" for f in stats.embeds[0].fields if f.name == "Skill")
+
+    assert await skill() == "not yet: 5 of 20 decisions"
+    board = await table.ana.slash(table.channel, "farkle leaderboard", metric="skill")
+    assert board.response is not None and board.response.embeds[0].title == "🏆 Farkle leaderboard · Skill"
+    assert board.response.embeds[0].description == "No games counted yet: play one!"
+    seat, ended = (await query(table.env, "SELECT seat, ended_at FROM review_decisions LIMIT 1"))[0]
+    for index in range(100, 115):  # fifteen more decisions of that game, each giving away 0.5 %
+        await execute(
+            table.env,
+            "INSERT INTO review_decisions VALUES (:game, :index, :seat, :guild, :user, 'win', 0.005, :ended)",
+            game=game_id,
+            index=index,
+            seat=seat,
+            guild=table.guild.id,
+            user=table.ana.id,
+            ended=ended,
+        )
+    shown = await skill()
+    assert re.fullmatch(r"(\d+) \(last 20 decisions\)", shown), shown
+    board = await table.ana.slash(table.channel, "farkle leaderboard", metric="skill")
+    assert board.response is not None
+    assert (board.response.embeds[0].description or "").startswith(f"**1.** ana · {shown.split()[0]} over 20")
