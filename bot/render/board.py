@@ -19,6 +19,7 @@ from bot.engine.messages import N_
 from bot.render.components import Button, ButtonRef, Part, Rendered, card, heading, rows
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
+from bot.render.levels import with_skill
 from bot.render.words import capped_name, clip, describe, rules_name
 from bot.sessions.actions import ButtonAction
 from bot.sessions.session import SeatView, Snapshot
@@ -135,7 +136,7 @@ def _lobby_rows(snapshot: Snapshot, tr: Translator) -> list[Part]:
         game_button(
             snapshot,
             ButtonAction.CPU,
-            tr.text("Add computer: {level}", level=tr.term(LEVEL_NAMES[level])),
+            tr.text("Add computer: {level}", level=with_skill(level, tr.term(LEVEL_NAMES[level]), tr)),
             arg=level,
         )
         for level in LEVELS
