@@ -124,27 +124,26 @@ def game_accuracy(connection: Connection, game_id: str) -> dict[int, float | Non
 
 def recent_accuracy(connection: Connection, guild_id: int, user_id: int) -> tuple[float, int] | None:
     """A member's average accuracy over their last `RECENT_REVIEWS` reviewed games here, and how many."""
-    average, games = connection.execute(
-        text(
-            f"SELECT AVG(accuracy), COUNT(*) FROM (SELECT r.accuracy {_COUNTED} AND r.user_id = :user"
-            " ORDER BY r.ended_at DESC LIMIT :last) AS recent"
-        ),
-        {"guild": guild_id, "user": user_id, "last": RECENT_REVIEWS},
-    ).one()
-    return (float(average), int(games)) if games else None
+    latest = f"SELECT r.accuracy AS value {_COUNTED} AND r.user_id = :user ORDER BY r.ended_at DESC"
+    return _average(connection, latest, guild_id, user_id, RECENT_REVIEWS)
 
 
 def recent_skill(connection: Connection, guild_id: int, user_id: int) -> tuple[float, int] | None:
     """A member's mean chance to win given away per decision over their last `SKILL_DECISIONS` decisions
     here, and how many (None without one)."""
-    given_away, decisions = connection.execute(
-        text(
-            f"SELECT AVG(loss), COUNT(*) FROM (SELECT d.loss {_DECIDED} AND d.user_id = :user {_LATEST}"
-            " LIMIT :last) AS recent"
-        ),
-        {"guild": guild_id, "user": user_id, "last": SKILL_DECISIONS},
+    latest = f"SELECT d.loss AS value {_DECIDED} AND d.user_id = :user {_LATEST}"
+    return _average(connection, latest, guild_id, user_id, SKILL_DECISIONS)
+
+
+def _average(
+    connection: Connection, latest: str, guild_id: int, user_id: int, last: int
+) -> tuple[float, int] | None:
+    """The average of the first `last` values `latest` selects, and how many (None without one)."""
+    average, count = connection.execute(
+        text(f"SELECT AVG(value), COUNT(*) FROM ({latest} LIMIT :last) AS recent"),
+        {"guild": guild_id, "user": user_id, "last": last},
     ).one()
-    return (float(given_away), int(decisions)) if decisions else None
+    return (float(average), int(count)) if count else None
 
 
 BoardMetric = Literal["accuracy", "skill"]
