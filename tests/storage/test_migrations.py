@@ -150,7 +150,8 @@ async def test_sqlite_connections_wait_briefly_and_use_the_write_ahead_log(tmp_p
 
 
 def test_stored_ratings_move_to_the_friendly_scale(tmp_path: Path) -> None:
-    """Revision 0018: openskill's ordinal (a first loss was "-1.8") becomes 1,000 + 40 × ordinal, floored at 0."""
+    """Revision 0018: openskill's ordinal (a first loss showed "-1.8") becomes the friendly scale,
+    1,000 + 40 × ordinal, never below 0."""
     from alembic import command
 
     from bot.storage.schema import _config_on, migrate
