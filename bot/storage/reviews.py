@@ -92,6 +92,15 @@ def recent_accuracy(connection: Connection, guild_id: int, user_id: int) -> tupl
     return (float(average), int(games)) if games else None
 
 
+def reviewed_games(connection: Connection, guild_id: int, user_id: int, period: Period) -> int:
+    """How many reviewed games the accuracy board counts for the member, ranked or not yet."""
+    games = connection.execute(
+        text(f"SELECT games FROM ({_board(period)}) AS board WHERE user_id = :user"),
+        {"guild": guild_id, "user": user_id, "min_games": 0},
+    ).scalar()
+    return int(games or 0)
+
+
 def _board(period: Period) -> str:
     return _BOARD.replace(":since", _SINCE[period])
 

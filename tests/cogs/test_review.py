@@ -138,9 +138,14 @@ async def test_stats_and_the_accuracy_leaderboard_show_reviewed_games(table: Tab
     stats = (await table.ana.slash(table.channel, "farkle stats")).response
     assert stats is not None
     accuracy = next(f.value for f in stats.embeds[0].fields if f.name == "Review accuracy")
-    assert accuracy is not None and accuracy.endswith("(last 1 game)")
+    assert accuracy is not None and accuracy.endswith("(last 1 reviewed game)")
     board = await table.ana.slash(table.channel, "farkle leaderboard", metric="accuracy")
     assert board.response is not None
     embed = board.response.embeds[0]
     assert embed.title == "🏆 Farkle leaderboard · Accuracy"
-    assert embed.description == "No games counted yet: play one!", "one reviewed game is below the minimum"
+    assert embed.description == (
+        "Nobody is ranked yet.\n\n*Ranks members with 5 reviewed games or more (games against computers "
+        "count too).*"
+    ), "one reviewed game is below the minimum, which the board states"
+    you = next(f.value for f in embed.fields if f.name == "You")
+    assert you == "Not ranked yet: 1 of 5 reviewed games."
