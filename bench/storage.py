@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.database_url import DatabaseUrl
 from bot.engine import Game, IllegalAction, Ruleset, SeededDice
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate_game
+from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate_game
 from bot.records import METRICS, Period
 from bot.sessions.archive import record_of
 from bot.sessions.review import GameReviews
@@ -226,7 +226,7 @@ def generate(where: DatabaseUrl, members: int, games: int, seed: int = 1) -> flo
         ratings = []
         for user in users:
             mu, sigma = DEFAULT_MU + rng.gauss(0, 4), DEFAULT_SIGMA * rng.uniform(0.2, 0.6)
-            ratings.append({"mu": mu, "sigma": sigma, "rating": conservative(mu, sigma), "user": user})
+            ratings.append({"mu": mu, "sigma": sigma, "rating": friendly(mu, sigma), "user": user})
         connection.execute(
             sa.text(
                 "UPDATE player_stats SET mu = :mu, sigma = :sigma, rating = :rating WHERE user_id = :user"

@@ -23,9 +23,19 @@ def _model() -> PlackettLuce:
     return PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 
 
+FRIENDLY_BASE = 1000  # a new member's rating: openskill's ordinal is 0 before any game
+FRIENDLY_STEP = 40  # rating points per unit of ordinal
+
+
 def conservative(mu: float, sigma: float) -> float:
-    """What the leaderboard sorts by: high only once the system is sure (mu − 3σ)."""
+    """openskill's ordinal: high only once the system is sure (mu − 3σ); near 0 for a new member."""
     return mu - 3 * sigma
+
+
+def friendly(mu: float, sigma: float) -> float:
+    """What members see and boards sort by: 1,000 + 40 × ordinal, never below 0 (a first loss shows
+    about 930, not openskill's "-1.8")."""
+    return max(0.0, FRIENDLY_BASE + FRIENDLY_STEP * conservative(mu, sigma))
 
 
 def rate(players: Sequence[tuple[float, float]], placements: Sequence[int]) -> list[tuple[float, float]]:
@@ -39,4 +49,4 @@ def rate(players: Sequence[tuple[float, float]], placements: Sequence[int]) -> l
 def rate_game(before: Sequence[Rating | None], placements: Sequence[int]) -> list[Rating]:
     """The `Rater` the bot records games with: a first game starts from the model's default."""
     start = [(r.mu, r.sigma) if r is not None else (DEFAULT_MU, DEFAULT_SIGMA) for r in before]
-    return [Rating(mu, sigma, conservative(mu, sigma)) for mu, sigma in rate(start, placements)]
+    return [Rating(mu, sigma, friendly(mu, sigma)) for mu, sigma in rate(start, placements)]

@@ -14,11 +14,14 @@ from sqlalchemy.engine import Connection
 from bot.clock import Clock
 from bot.engine import Game
 from bot.engine.review import GameReview
-from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
+from bot.records import SKILL_MINIMUM, GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
 from bot.sessions.review import GameReviews, Played
 from bot.storage import Database, recent, results, reviews
+
+# Boards where a lucky first game would lead: they rank only members with the configured minimum.
+NEEDS_MINIMUM: frozenset[Metric] = frozenset({"win_rate", "accuracy"})
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class Standings:
     rows: list[Ranked]
     total: int
     mine: Ranked | None  # the asking member's own line, wherever they rank
+    minimum: int  # counted games a member needs to be ranked (rated ones; reviewed ones for accuracy)
+    counted: int  # the asking member's counted games, ranked or not
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,7 @@ class StatsService:
     ) -> Standings:
         if period == "30d":
             await recent.refresh(self._db, guild_id, self._clock.now())
-        min_games = self._min_games
+        min_games = self.minimum(metric)
 
         def read(connection: Connection) -> Standings:
             rows, total = results.leaderboard(
@@ -71,9 +76,16 @@ class StatsService:
                 min_games=min_games,
             )
             mine = results.rank_of(connection, guild_id, user_id, metric, period, min_games=min_games)
-            return Standings(metric, period, page, rows, total, mine)
+            counted = results.counted_games(connection, guild_id, user_id, metric, period)
+            return Standings(metric, period, page, rows, total, mine, min_games, counted)
 
         return await self._db.read(read)
+
+    def minimum(self, metric: Metric) -> int:
+        """The board's minimum of counted games: every board states it, and the cog's line says how."""
+        if metric == "skill":
+            return SKILL_MINIMUM  # in decisions (`reviews.py`)
+        return self._min_games if metric in NEEDS_MINIMUM else 1
 
     async def member(self, guild_id: int, user_id: int) -> MemberStats:
         def read(connection: Connection) -> MemberStats:

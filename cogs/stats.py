@@ -63,7 +63,17 @@ class StatsCommands(commands.Cog):
     ) -> tuple[discord.Embed, discord.ui.View]:
         shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page)
         tr = await self._server_tr(guild_id)
-        embed = leaderboard_embed(metric, period, page, shown.rows, shown.total, shown.mine, tr)
+        embed = leaderboard_embed(
+            metric,
+            period,
+            page,
+            shown.rows,
+            shown.total,
+            shown.mine,
+            tr,
+            minimum=shown.minimum,
+            counted=shown.counted,
+        )
         return embed, leaderboard_view(metric, period, page, shown.total, tr)
 
     @app_commands.command(description=locale_str("This server's best Farkle players"))

@@ -1,5 +1,6 @@
-"""The operator's reference in the README lists every rule option, server setting and `/farkle-config`
-command the code accepts, and nothing else: it cannot drift from the code."""
+"""The README stays a first read, and the operator's reference (docs/CONFIGURATION.md, linked from it)
+lists every rule option, server setting and `/farkle-config` command the code accepts, and nothing else:
+it cannot drift from the code."""
 
 from __future__ import annotations
 
@@ -12,8 +13,19 @@ from bot.config import SETTINGS
 from bot.engine import OPTIONS
 from cogs.config import Config
 
-README = (Path(__file__).parents[1] / "README.md").read_text()
-REFERENCE = README.split("## Server rules: the `/farkle-config` reference", 1)[1].split("\n## ", 1)[0]
+ROOT = Path(__file__).parents[1]
+README = (ROOT / "README.md").read_text()
+CONFIGURATION = (ROOT / "docs" / "CONFIGURATION.md").read_text()
+REFERENCE = CONFIGURATION.split("## Server rules: the `/farkle-config` reference", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_is_a_first_read() -> None:
+    assert len(README.splitlines()) < 400
+    assert len(README.encode()) < 25 * 1024
+
+
+def test_the_readme_links_the_reference() -> None:
+    assert "(docs/CONFIGURATION.md)" in README
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))

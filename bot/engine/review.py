@@ -9,7 +9,7 @@ Each legal move is valued in one measure for the whole game:
   chance to pass a leader is not about points, so those decisions are left out of this measure.
 A decision's loss is best − played; its available value is best − worst (what the choice could change).
 A player's accuracy is 1 − Σ loss / Σ available over their decisions: the share of the available value
-they kept (README, "Game review"). Rolls that win at once and timed-out or abandoned turns are no decisions.
+they kept (docs/REVIEW.md). Rolls that win at once and timed-out or abandoned turns are no decisions.
 
 The same replay notes every move's value before and after for the split of luck and skill (`luck.py`).
 """

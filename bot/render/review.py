@@ -13,7 +13,7 @@ from bot.engine.luck import Moment, Part, split, turning_point
 from bot.engine.luck import skill as skill_rating
 from bot.engine.messages import Param
 from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
-from bot.records import SKILL_MINIMUM
+from bot.records import SKILL_DECISIONS, SKILL_MINIMUM
 from bot.render.components import MOST_TEXT, Button, Rendered, card, heading
 from bot.render.components import Part as CardPart
 from bot.render.language import Translator
@@ -250,4 +250,13 @@ def skill_board_value(given_away: float, decisions: int, tr: Translator) -> str:
     """A skill board line's value: "72 over 50 decisions"."""
     return tr.text(
         "{skill} over {count} decisions", skill=tr.decimal(skill_rating(given_away), 0), count=decisions
+    )
+
+
+def skill_qualifying(minimum: int, tr: Translator) -> str:
+    """Who the skill board ranks: members with `minimum` decisions in rated games, in chances to win."""
+    return tr.text(
+        "Ranks members with {count} decisions or more in rated games (their last {last}, in chances to win).",
+        count=minimum,
+        last=SKILL_DECISIONS,
     )

@@ -12,7 +12,7 @@ from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
-from bot.render.review import skill_board_value, skill_value
+from bot.render.review import skill_board_value, skill_qualifying, skill_value
 from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, rules_name
 
 PAGE_SIZE = 10
@@ -32,7 +32,7 @@ PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-
 
 def metric_value(metric: Metric, row: StatsRow, tr: Translator) -> str:
     if metric == "rating":
-        return tr.decimal(row.rating)
+        return tr.number(round(row.rating))
     if metric == "win_rate":
         return tr.text("{rate} of {games}", rate=tr.percent(row.win_rate, 0), games=row.games)
     if metric == "accuracy":
@@ -51,6 +51,44 @@ def _line(metric: Metric, ranked: Ranked, tr: Translator) -> str:
     return f"**{ranked.rank}.** {capped_name(ranked.row.name)} · {metric_value(metric, ranked.row, tr)}"
 
 
+def qualifying(metric: Metric, minimum: int, tr: Translator) -> str:
+    """Who a board ranks and which games it counts: every board states its minimum."""
+    if metric == "skill":
+        return skill_qualifying(minimum, tr)
+    if metric == "accuracy":
+        return tr.plural(
+            "Ranks members with {count} reviewed game or more (games against computers count too).",
+            "Ranks members with {count} reviewed games or more (games against computers count too).",
+            minimum,
+        )
+    return tr.plural(
+        "Ranks members with {count} rated game or more: games between at least two members here "
+        "(games against computers don't count).",
+        "Ranks members with {count} rated games or more: games between at least two members here "
+        "(games against computers don't count).",
+        minimum,
+    )
+
+
+def _not_ranked(metric: Metric, minimum: int, counted: int, tr: Translator) -> str:
+    """The asking member's progress towards the board's minimum."""
+    if metric == "skill":
+        return tr.text("Not ranked yet: {have} of {count} decisions.", have=counted, count=minimum)
+    if metric == "accuracy":
+        return tr.plural(
+            "Not ranked yet: {have} of {count} reviewed game.",
+            "Not ranked yet: {have} of {count} reviewed games.",
+            minimum,
+            have=counted,
+        )
+    return tr.plural(
+        "Not ranked yet: {have} of {count} rated game.",
+        "Not ranked yet: {have} of {count} rated games.",
+        minimum,
+        have=counted,
+    )
+
+
 def leaderboard_embed(
     metric: Metric,
     period: Period,
@@ -59,14 +97,17 @@ def leaderboard_embed(
     total: int,
     mine: Ranked | None,
     tr: Translator,
+    *,
+    minimum: int,
+    counted: int,
 ) -> discord.Embed:
+    """A page of a board; its minimum and what it counts under the lines, the asker's rank or progress."""
     title = tr.text("🏆 Farkle leaderboard · {metric}", metric=tr.term(METRIC_NAMES[metric]))
     embed = discord.Embed(title=title, colour=GOLD)
-    embed.description = "\n".join(_line(metric, r, tr) for r in rows) or tr.text(
-        "No games counted yet: play one!"
-    )
-    if mine is not None:
-        embed.add_field(name=tr.text("You"), value=_line(metric, mine, tr), inline=False)
+    lines = "\n".join(_line(metric, r, tr) for r in rows) or tr.text("Nobody is ranked yet.")
+    embed.description = f"{lines}\n\n*{qualifying(metric, minimum, tr)}*"
+    you = _line(metric, mine, tr) if mine is not None else _not_ranked(metric, minimum, counted, tr)
+    embed.add_field(name=tr.text("You"), value=you, inline=False)
     pages = max(1, -(-total // PAGE_SIZE))
     embed.set_footer(
         text=tr.text(
@@ -109,30 +150,38 @@ def stats_embed(
     skill: tuple[float, int] | None = None,
 ) -> discord.Embed:
     """A member's totals on one board, or `everywhere` (every server and conversation, asked in a DM), and
-    their average review accuracy over their last reviewed games (`accuracy`)."""
+    their average review accuracy over their last reviewed games (`accuracy`). The card says which games
+    each number counts: totals and rating count rated games, accuracy every reviewed game."""
     embed = discord.Embed(title=tr.text("📊 {name} at Farkle", name=capped_name(name)), colour=GOLD)
     if everywhere:
         embed.set_footer(text=tr.text("Every server and conversation you played in"))
+    counts = [
+        tr.text(
+            "Rated games are games between at least two members; the totals and the rating count only "
+            "those, not games against computers."
+        )
+    ]
     if accuracy is not None:
         average, games = accuracy
         shown = tr.plural(
-            "{accuracy} (last {count} game)",
-            "{accuracy} (last {count} games)",
+            "{accuracy} (last {count} reviewed game)",
+            "{accuracy} (last {count} reviewed games)",
             games,
             accuracy=tr.percent(average, 1),
         )
         embed.add_field(name=tr.text("Review accuracy"), value=shown, inline=False)
+        counts.append(tr.text("Review accuracy counts every reviewed game, games against computers too."))
     if row is None:
-        embed.description = (
-            tr.text("No counted games yet.")
-            if everywhere
-            else tr.text("No counted games in this server yet.")
+        empty = (
+            tr.text("No rated games yet.") if everywhere else tr.text("No rated games in this server yet.")
         )
+        embed.description = "\n".join([empty, *counts])
         return embed
+    embed.description = "\n".join(counts)
     values = {
-        N_("Games"): tr.number(row.games),
+        N_("Rated games"): tr.number(row.games),
         N_("Wins"): f"{tr.number(row.wins)} ({tr.percent(row.win_rate, 0)})",
-        N_("Rating"): tr.decimal(row.rating),
+        N_("Rating"): tr.number(round(row.rating)),
         **({} if everywhere else {N_("Skill"): skill_value(skill, tr)}),  # decisions alone (render/review.py)
         N_("Points banked"): tr.points(row.points),
         N_("Average turn"): tr.points(round(row.average_turn)),

@@ -32,6 +32,7 @@ DAILY_HIGH = 5000
 STREAK_DAYS = 7
 CROWD = 4
 PERFECT_DECISIONS = 10  # a perfect review needs a game of real choices, not two lucky banks
+WIN_TURNS = 3  # a win earns achievements only if every player had this many turns: no forfeit farming
 
 
 @dataclass(frozen=True)
@@ -103,10 +104,16 @@ def game_achievements(record: GameRecord) -> dict[int, set[str]]:
             mine.add("hot_dice")
         if player.best_turn >= BIG_TURN:
             mine.add("big_turn")
-        if player.won:
+        if player.won and played_out(record):
             mine |= _wins(player, record, computers, str(player.user_id) in trailed)
         earned[player.user_id] = mine
     return earned
+
+
+def played_out(record: GameRecord) -> bool:
+    """Every seat had `WIN_TURNS` turns: a win over someone who left (or was removed) after a turn or two
+    still counts as their loss, but earns the winner no achievement."""
+    return all(p.turns >= WIN_TURNS for p in record.players)
 
 
 def _wins(player: PlayerRecord, record: GameRecord, computers: set[str], trailed: bool) -> set[str]:

@@ -49,7 +49,7 @@ class TableSettings:
     # False where the app is not a member (a DM between members, a group DM, a server without the bot):
     # Discord refuses channel routes there, so the game lives in interaction responses only.
     channel_routes: bool = True
-    live_odds: bool = True  # two-player boards show both chances to win (README: why on)
+    live_odds: bool = True  # two-player boards show both chances to win (docs/REVIEW.md: why on)
 
 
 @lru_cache(maxsize=256)

@@ -3,7 +3,7 @@
 A unit of work is a plain function on a SQLAlchemy Core `Connection`, run whole on a worker thread inside
 one transaction: one hop off the event loop per transaction instead of one per statement (a move's
 commit costs ≈ 0.25 ms on SQLite this way, ≈ 1.5 ms through SQLAlchemy's asyncio layer over aiosqlite;
-see the README's storage table). The SQL is the same text for both backends; only connecting differs.
+see docs/PERFORMANCE.md's storage table). The SQL is the same text for both backends; only connecting differs.
 """
 
 from __future__ import annotations

@@ -137,10 +137,6 @@ def _row(values: RowMapping) -> StatsRow:
     return StatsRow(*(values[key] for key in _STATS_COLUMNS.split(", ")))
 
 
-def _min_games(metric: Metric, min_games: int) -> int:
-    return min_games if metric == "win_rate" else 1
-
-
 def leaderboard(
     connection: Connection,
     guild_id: int,
@@ -151,7 +147,8 @@ def leaderboard(
     limit: int = 10,
     min_games: int = 1,
 ) -> tuple[list[Ranked], int]:
-    """One page, in standard competition ranking ("1, 2, 2, 4"; ties listed by name), and the total.
+    """One page of the members with `min_games` counted games or more, in standard competition ranking
+    ("1, 2, 2, 4"; ties listed by name), and the total.
 
     The 30-day totals must be fresh (`recent.refresh`) before a 30-day page is read.
     """
@@ -160,7 +157,7 @@ def leaderboard(
             connection, guild_id, period, metric=metric, offset=offset, limit=limit, min_games=min_games
         )
     table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "min_games": _min_games(metric, min_games)}
+    params = {"guild": guild_id, "min_games": min_games}
     rows = connection.execute(
         text(
             f"SELECT RANK() OVER (ORDER BY {value} DESC) AS rank, {_STATS_COLUMNS} FROM {table}"
@@ -189,7 +186,7 @@ def rank_of(
     if metric in ("accuracy", "skill"):
         return reviews.rank_of(connection, guild_id, user_id, period, metric=metric, min_games=min_games)
     table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "user": user_id, "min_games": _min_games(metric, min_games)}
+    params = {"guild": guild_id, "user": user_id, "min_games": min_games}
     mine = (
         connection.execute(
             text(
@@ -211,6 +208,20 @@ def rank_of(
         {**params, "value": mine["value"]},
     ).scalar_one()
     return Ranked(1 + int(ahead), _row(mine))
+
+
+def counted_games(connection: Connection, guild_id: int, user_id: int, metric: Metric, period: Period) -> int:
+    """How many of the member's games the board counts (rated games; reviewed ones for accuracy), ranked
+    or not yet: what they have towards the board's minimum."""
+    if metric == "accuracy":
+        return reviews.reviewed_games(connection, guild_id, user_id, period)
+    if metric == "skill":
+        return reviews.skill_decisions(connection, guild_id, user_id, period)
+    games = connection.execute(
+        text(f"SELECT games FROM {_TOTALS[period]} WHERE guild_id = :guild AND user_id = :user"),
+        {"guild": guild_id, "user": user_id},
+    ).scalar()
+    return int(games or 0)
 
 
 def member_stats(connection: Connection, guild_id: int, user_id: int) -> StatsRow | None:

@@ -149,6 +149,24 @@ def _average(
 BoardMetric = Literal["accuracy", "skill"]
 
 
+def reviewed_games(connection: Connection, guild_id: int, user_id: int, period: Period) -> int:
+    """How many reviewed games the accuracy board counts for the member, ranked or not yet."""
+    games = connection.execute(
+        text(f"SELECT games FROM ({_board('accuracy', period)}) AS board WHERE user_id = :user"),
+        {"guild": guild_id, "user": user_id, "min_games": 0},
+    ).scalar()
+    return int(games or 0)
+
+
+def skill_decisions(connection: Connection, guild_id: int, user_id: int, period: Period) -> int:
+    """How many decisions (at most `SKILL_DECISIONS`) the skill board counts for the member, ranked or not."""
+    decisions = connection.execute(
+        text(f"SELECT games FROM ({_board('skill', period)}) AS board WHERE user_id = :user"),
+        {"guild": guild_id, "user": user_id, "min_games": 0, "last": SKILL_DECISIONS},
+    ).scalar()
+    return int(decisions or 0)
+
+
 def _board(metric: BoardMetric, period: Period) -> str:
     return _BOARDS[metric][0].replace(":since", _SINCE[period])
 

@@ -203,7 +203,7 @@ def migration_lock(connection: Connection) -> Iterator[None]:
 
 def check_intact(connection: Connection) -> None:
     """SQLite: refuse a damaged file at start (a real check of every page's structure, PRAGMA
-    quick_check; README, "Measured") rather than fail a game in the middle of a move."""
+    quick_check; docs/PERFORMANCE.md) rather than fail a game in the middle of a move."""
     if connection.dialect.name != "sqlite":
         return
     raw = connection.connection.driver_connection
@@ -218,7 +218,7 @@ def _problem(where: DatabaseUrl, error: BaseException) -> str:
     if isinstance(cause, _Damaged) or getattr(cause, "sqlite_errorname", None) in _DAMAGED:
         return (
             f"the database {where.setting} is damaged ({failure_cause(cause)}): stop the bot, keep this file "
-            'aside and restore the last backup (README, "Backups and upgrades").'
+            'aside and restore the last backup (docs/OPERATIONS.md, "Backups and upgrades").'
         )
     if getattr(cause, "sqlstate", None) in _CLASHES:
         return (

@@ -22,11 +22,20 @@ from tests.cogs.play import (
     restart,
     title,
 )
-from tests.cogs.test_persistence import finish_quickly
+
+
+async def win_in_three_turns(table: Table, dice: Dice) -> None:
+    """ana banks 4,000, 4,000 and 2,000 (hot dice each time); ben Farkles his three turns."""
+    dice.script(ROLL_OFF, *[SIX_ONES] * 2, FARKLE, *[SIX_ONES] * 2, FARKLE, SIX_ONES, FARKLE)
+    await open_game(table.channel, table.ana, table.ben)
+    for rolls in (2, 2, 1):
+        await big_turn(table.ana, table.channel, rolls)
+        await act(table.ben, table.channel, "roll")
+    assert title(board_message(table.channel)) == "🏆 ana wins!"
 
 
 async def test_a_won_game_announces_its_achievements_and_stats_list_them(table: Table, dice: Dice) -> None:
-    await finish_quickly(table, dice)
+    await win_in_three_turns(table, dice)
     announced = [m.content for m in table.channel.history() if m.content.startswith("🏅")]
     assert len(announced) == 1 and "**ana** earned" in announced[0]
     for name in ("First win", "Hot dice", "Six of a kind", "Flawless", "Big turn"):
@@ -52,6 +61,24 @@ async def ana_plays_ten_best_moves(table: Table, dice: Dice) -> None:
     await big_turn(table.ben, table.channel, 5)  # banks 10,000: ana's last chance
     await act(table.ana, table.channel, "roll")  # Farkles: ben wins
     assert title(board_message(table.channel)) == "🏆 ben wins!"
+
+
+async def test_a_win_over_a_member_who_left_after_one_turn_is_a_loss_for_them_and_no_achievement(
+    table: Table, dice: Dice
+) -> None:
+    """A forfeit loses: ben leaves after one turn, ana wins the rated game but earns no win achievement."""
+    dice.script(ROLL_OFF, *[SIX_ONES] * 2, FARKLE)
+    await open_game(table.channel, table.ana, table.ben)
+    await big_turn(table.ana, table.channel, 2)
+    await act(table.ben, table.channel, "roll")
+    left = await table.ben.slash(table.channel, "farkle leave")
+    assert left.response is not None
+    assert title(board_message(table.channel)) == "🏆 ana wins!"
+    announced = "\n".join(m.content for m in table.channel.history() if m.content.startswith("🏅"))
+    assert "**Big turn**" in announced and "**First win**" not in announced
+    stats = await table.ben.slash(table.channel, "farkle stats")
+    ben = {f.name: f.value for f in stats.response.embeds[0].fields}
+    assert ben["Rated games"] == "1" and ben["Wins"] == "0 (0%)"
 
 
 async def test_a_member_who_always_plays_the_best_move_earns_a_perfect_review(

@@ -221,7 +221,7 @@ async def test_the_final_press_repeated_and_the_session_saved_again_record_once(
     await table.ben.slash(table.channel, "farkle board")
     assert await recorded(env) == (1, 2)
     stats = fields(embed_of(await table.ana.slash(table.channel, "farkle stats")))
-    assert stats["Games"] == "1" and stats["Wins"] == "1 (100%)"
+    assert stats["Rated games"] == "1" and stats["Wins"] == "1 (100%)"
 
 
 async def test_a_rematch_after_a_restart(
@@ -269,7 +269,10 @@ def newest_page(channel: simcord.ChannelHandle) -> discord.Message:
 
 
 def lines(message: discord.Message) -> list[str]:
-    return description(message).splitlines()
+    """The board's ranked lines (above the line that says whom it ranks)."""
+    ranked, _, qualifying = description(message).partition("\n\n")
+    assert qualifying.startswith("*Ranks members with "), "every board states its minimum"
+    return ranked.splitlines()
 
 
 def paging(message: discord.Message) -> list[tuple[str, bool]]:
@@ -295,7 +298,7 @@ async def test_leaderboard_pages_with_the_callers_rank(
     page = result.response.message
     assert lines(page) == [f"**{r}.** m{26 - r:02d} · {26 - r},000" for r in range(1, 11)]
     assert footer(page) == "all time · page 1/3 · 26 ranked"
-    assert "You" not in fields(page.embeds[0]), "ben has no counted games"
+    assert fields(page.embeds[0])["You"] == "Not ranked yet: 0 of 1 rated game.", "ben has no rated games"
     assert paging(page) == [("◀ Previous", True), ("Next ▶", False)]
 
     await table.ana.click(page, label="Next ▶")
@@ -340,7 +343,7 @@ async def test_leaderboard_default_is_rating_with_shared_ranks_and_the_30_day_wi
     await env.advance_time(31 * 24 * 3600)
     late = await table.ben.slash(table.channel, "farkle leaderboard", metric="wins", period="30d")
     assert late.response is not None
-    assert lines(late.response.message) == ["No games counted yet: play one!"]
+    assert lines(late.response.message) == ["Nobody is ranked yet."]
     every = await table.ben.slash(table.channel, "farkle leaderboard", metric="wins")
     assert every.response is not None and len(lines(every.response.message)) == 2
 
@@ -350,14 +353,16 @@ async def test_stats_of_a_member(table: Table, dice: Dice) -> None:
     embed = embed_of(await table.cy.slash(table.channel, "farkle stats", member=table.ana))
     assert embed.title == "📊 ana at Farkle"
     ana = fields(embed)
-    assert ana["Games"] == "1" and ana["Wins"] == "1 (100%)"
+    assert ana["Rated games"] == "1" and ana["Wins"] == "1 (100%)"
     assert ana["Points banked"] == "10,000" and ana["Best turn"] == "10,000" and ana["Best game"] == "10,000"
     assert ana["Hot dice"] == "5" and ana["Farkles"] == "0" and ana["Average turn"] == "10,000"
     ben = fields(embed_of(await table.ben.slash(table.channel, "farkle stats")))
     assert ben["Wins"] == "0 (0%)" and ben["Farkles"] == "1"
-    assert float(ben["Rating"]) < float(ana["Rating"])
+    assert int(ben["Rating"].replace(",", "")) < 1000 < int(ana["Rating"].replace(",", "")), (
+        "1,000 at the start"
+    )
     nobody = embed_of(await table.cy.slash(table.channel, "farkle stats"))
-    assert nobody.description == "No counted games in this server yet."
+    assert (nobody.description or "").startswith("No rated games in this server yet.\nRated games are")
 
 
 async def test_history_and_replay(table: Table, dice: Dice) -> None:
@@ -401,7 +406,7 @@ async def test_forget_me_asks_first(table: Table, dice: Dice, env: simcord.Env) 
     cancelled = await table.ana.click(asked.response.message, label="Cancel")
     assert cancelled.response is not None
     assert cancelled.response.content == "Cancelled: nothing changed."
-    assert fields(embed_of(await table.ana.slash(table.channel, "farkle stats")))["Games"] == "1"
+    assert fields(embed_of(await table.ana.slash(table.channel, "farkle stats")))["Rated games"] == "1"
 
     asked = await table.ana.slash(table.channel, "farkle forget-me")
     assert asked.response is not None
@@ -410,7 +415,7 @@ async def test_forget_me_asks_first(table: Table, dice: Dice, env: simcord.Env) 
     assert done.response.content == "Done: your statistics and name are gone."
     assert not done.response.message.components
     mine = embed_of(await table.ana.slash(table.channel, "farkle stats"))
-    assert mine.description == "No counted games in this server yet."
+    assert (mine.description or "").startswith("No rated games in this server yet.")
     history = embed_of(await table.ben.slash(table.channel, "farkle history"))
     assert f"🏆 {FORGOTTEN} 10,000, ben 0" in (history.description or "")
     assert "ana" not in (history.description or "")
@@ -445,6 +450,6 @@ async def test_reset_leaderboard_needs_manage_server(table: Table, dice: Dice, e
     for period in ("all", "30d"):
         board = await table.ana.slash(table.channel, "farkle leaderboard", period=period)
         assert board.response is not None
-        assert lines(board.response.message) == ["No games counted yet: play one!"], period
+        assert lines(board.response.message) == ["Nobody is ranked yet."], period
     history = embed_of(await table.ana.slash(table.channel, "farkle history"))
     assert "🏆 ana 10,000" in (history.description or ""), "history stays"

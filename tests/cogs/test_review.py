@@ -172,12 +172,17 @@ async def test_stats_and_the_accuracy_leaderboard_show_reviewed_games(table: Tab
     stats = (await table.ana.slash(table.channel, "farkle stats")).response
     assert stats is not None
     accuracy = next(f.value for f in stats.embeds[0].fields if f.name == "Review accuracy")
-    assert accuracy is not None and accuracy.endswith("(last 1 game)")
+    assert accuracy is not None and accuracy.endswith("(last 1 reviewed game)")
     board = await table.ana.slash(table.channel, "farkle leaderboard", metric="accuracy")
     assert board.response is not None
     embed = board.response.embeds[0]
     assert embed.title == "🏆 Farkle leaderboard · Accuracy"
-    assert embed.description == "No games counted yet: play one!", "one reviewed game is below the minimum"
+    assert embed.description == (
+        "Nobody is ranked yet.\n\n*Ranks members with 5 reviewed games or more (games against computers "
+        "count too).*"
+    ), "one reviewed game is below the minimum, which the board states"
+    you = next(f.value for f in embed.fields if f.name == "You")
+    assert you == "Not ranked yet: 1 of 5 reviewed games."
 
 
 async def test_stats_and_the_skill_leaderboard_show_the_skill_rating_from_its_minimum(
@@ -193,7 +198,12 @@ async def test_stats_and_the_skill_leaderboard_show_the_skill_rating_from_its_mi
     assert await skill() == "not yet: 5 of 20 decisions"
     board = await table.ana.slash(table.channel, "farkle leaderboard", metric="skill")
     assert board.response is not None and board.response.embeds[0].title == "🏆 Farkle leaderboard · Skill"
-    assert board.response.embeds[0].description == "No games counted yet: play one!"
+    embed = board.response.embeds[0]
+    assert embed.description == (
+        "Nobody is ranked yet.\n\n*Ranks members with 20 decisions or more in rated games (their last 50, "
+        "in chances to win).*"
+    )
+    assert next(f.value for f in embed.fields if f.name == "You") == "Not ranked yet: 5 of 20 decisions."
     seat, ended = (await query(table.env, "SELECT seat, ended_at FROM review_decisions LIMIT 1"))[0]
     for index in range(100, 115):  # fifteen more decisions of that game, each giving away 0.5 %
         await execute(

@@ -14,6 +14,7 @@ from bot.records import GameRecord
 from bot.sessions.achievements import (
     ACHIEVEMENTS,
     PERFECT_DECISIONS,
+    WIN_TURNS,
     AchievementKeeper,
     Awarded,
     daily_achievements,
@@ -128,6 +129,22 @@ def test_numbers_of_a_game_earn_wins_hot_dice_big_turns_and_beating_computers() 
     assert earned[BEN] == set() and -1 not in earned
     pair = synthetic("g3", player(ANA, won=True), player(BEN), ended_at=5.0, guild=1)
     assert game_achievements(pair)[ANA] == {"first_win"}  # one Farkle: not flawless; two players
+
+
+def test_a_win_earns_achievements_only_if_every_player_had_three_turns() -> None:
+    """A member who left (or was removed) after a turn still loses, but hands the winner no achievement."""
+    winner = replace(player(ANA, won=True, best=3000), farkles=0)
+    left_early = synthetic("g4", winner, replace(player(BEN), turns=WIN_TURNS - 1), ended_at=5.0, guild=1)
+    assert game_achievements(left_early)[ANA] == {"big_turn"}, "not a win's: first win, flawless"
+    played_out = synthetic("g5", winner, replace(player(BEN), turns=WIN_TURNS), ended_at=5.0, guild=1)
+    assert game_achievements(played_out)[ANA] == {"big_turn", "first_win", "flawless"}
+
+
+async def test_a_perfect_review_counts_the_players_own_decisions() -> None:
+    _, review = await reviewed(6)
+    _, expert = review.players
+    own = sum(1 for decision in review.decisions if decision.player == expert.player)
+    assert expert.decisions == own < len(review.decisions), "the other player's decisions are not counted"
 
 
 def daily(ends: str, points: Sequence[int], kept: Sequence[tuple[int, ...]] = ()) -> DailyAttempt:

@@ -147,3 +147,28 @@ async def test_sqlite_connections_wait_briefly_and_use_the_write_ahead_log(tmp_p
         assert value == expected
     assert await db.read(lambda c: c.exec_driver_sql("PRAGMA query_only").scalar()) == 1
     await db.close()
+
+
+def test_stored_ratings_move_to_the_friendly_scale(tmp_path: Path) -> None:
+    """Revision 0018: openskill's ordinal (a first loss showed "-1.8") becomes the friendly scale,
+    1,000 + 40 × ordinal, never below 0."""
+    from alembic import command
+
+    from bot.storage.schema import _config_on, migrate
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'ratings.sqlite3'}")
+    with engine.connect() as connection:
+        command.upgrade(_config_on(connection), "0014")
+        connection.commit()
+        insert = text(
+            "INSERT INTO player_stats (guild_id, user_id, name, games, mu, sigma, rating, last_played)"
+            " VALUES (1, :user, 'm', 1, 25, 8, :rating, 0)"
+        )
+        connection.execute(
+            insert, [{"user": 1, "rating": -1.8}, {"user": 2, "rating": -30.0}, {"user": 3, "rating": 2.0}]
+        )
+        connection.commit()
+        migrate(connection)
+        ratings = connection.execute(text("SELECT user_id, rating FROM player_stats ORDER BY user_id")).all()
+    engine.dispose()
+    assert [(user, pytest.approx(rating)) for user, rating in ratings] == [(1, 928.0), (2, 0.0), (3, 1080.0)]

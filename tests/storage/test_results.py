@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.engine import Game, Ruleset, ScriptedDice
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, rate, rate_game
+from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate, rate_game
 from bot.records import (
     METRICS,
     GameRecord,
@@ -227,7 +227,7 @@ async def test_two_games_ending_at_once_are_both_recorded(db: Database) -> None:
     # Both rating updates landed, one after the other: no lost update.
     once = rate([(DEFAULT_MU, DEFAULT_SIGMA), (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]
     twice = rate([once, (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]
-    assert ana.rating == pytest.approx(conservative(*twice))
+    assert ana.rating == pytest.approx(friendly(*twice))
     assert {stored.channel_id for stored in await store.load_all()} == {10, 11}
 
 
@@ -255,7 +255,7 @@ async def test_two_processes_ending_games_at_once_both_record(db: Database) -> N
     ana = await member_stats(db, GUILD, ANA)
     assert await count(db, "games") == 2 and ana is not None and (ana.games, ana.wins) == (2, 2)
     once = rate([(DEFAULT_MU, DEFAULT_SIGMA), (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]
-    assert ana.rating == pytest.approx(conservative(*rate([once, (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]))
+    assert ana.rating == pytest.approx(friendly(*rate([once, (DEFAULT_MU, DEFAULT_SIGMA)], [1, 2])[0]))
 
 
 async def test_games_against_computers_are_recorded_but_not_counted(db: Database) -> None:
@@ -293,7 +293,7 @@ async def test_ratings_move_winners_up_and_losers_down(db: Database) -> None:
             player(CY, placement=3),
         ),
     )
-    start = conservative(DEFAULT_MU, DEFAULT_SIGMA)
+    start = friendly(DEFAULT_MU, DEFAULT_SIGMA)
     ana, ben, cy = [await member_stats(db, GUILD, user) for user in (ANA, BEN, CY)]
     assert ana is not None and ben is not None and cy is not None
     assert ana.rating > ben.rating > cy.rating
@@ -419,7 +419,8 @@ async def test_win_rate_needs_the_minimum_games(four_players: Database) -> None:
     ranked = await board(four_players, "win_rate", min_games=2)
     assert [name for _, name in ranked] == ["ana", "ben", "cy", "dee"]
     assert await rank_of(four_players, GUILD, EVE, "win_rate", "all", now=NOW, min_games=2) is None
-    assert (2, "eve") in await board(four_players, "wins", min_games=2), "only win rate has a minimum"
+    # Storage applies the minimum it is given; the service picks it per board (tests/storage/test_numbers.py).
+    assert "eve" not in [name for _, name in await board(four_players, "wins", min_games=2)]
     assert await board(four_players, "win_rate", min_games=4) == []
     assert await board(four_players, "win_rate", min_games=3) == [(1, "ana")]
 
