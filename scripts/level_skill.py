@@ -2,7 +2,8 @@
 its decisions give away against the best move, over simulated two-player games against master under the
 classic rules (whose win tables ship with the bot), turned into the friendly 0-100 skill.
 
-    python scripts/level_skill.py [--games 2000] [--seed 1]   # writes bot/assets/level_skill.json
+    python scripts/level_skill.py [--games 2000] [--seed 1] [--levels easy,normal]
+    # writes bot/assets/level_skill.json
 
 Game g of a level seats it first when g is even, second when odd, so it starts half of its games; each
 game has its own seed drawn from `--seed`, so a run is deterministic. The bot reads the file to show each
@@ -59,9 +60,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="games per level (the issue's 2,000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--levels", default=",".join(LEVELS), help="levels to measure, separated by commas")
     args = parser.parse_args()
     levels = {}
-    for level in LEVELS:
+    for level in args.levels.split(","):
         began = time.process_time()
         levels[level] = measure(level, args.games, args.seed)
         print(level, levels[level], f"{time.process_time() - began:.1f} s CPU", flush=True)

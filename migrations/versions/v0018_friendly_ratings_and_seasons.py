@@ -7,7 +7,7 @@
 from alembic import op
 
 revision = "0018"
-down_revision = "0014"
+down_revision = "0017"  # re-chained after 0017 (review_decisions) when luck merged main
 
 _FRIENDLY = "CASE WHEN 1000 + 40 * rating > 0 THEN 1000 + 40 * rating ELSE 0 END"
 

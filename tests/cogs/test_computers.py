@@ -2,7 +2,8 @@
 
 import simcord
 
-from bot.engine import strategy_for
+from bot.engine import LEVELS, strategy_for
+from bot.render.levels import level_skills
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     act,
@@ -10,6 +11,7 @@ from tests.cogs.play import (
     buttons,
     description,
     field,
+    labels,
     press,
     read_dice,
     refused,
@@ -81,3 +83,13 @@ async def test_hint_gives_the_best_keep_and_odds_to_the_current_player_only(tabl
     version_before = env.bot.sessions.snapshot(channel.id).version
     await press(ana, channel, "hint")
     assert env.bot.sessions.snapshot(channel.id).version == version_before, "a hint changes nothing"
+
+
+async def test_each_level_shows_its_measured_skill_where_a_computer_is_added(table: Table) -> None:
+    await table.ana.slash(table.channel, "farkle new")
+    shown = labels(board_message(table.channel))
+    measured = level_skills()
+    assert set(measured) == set(LEVELS)
+    for level in LEVELS:
+        assert shown[f"cpu:{level}"] == f"Add computer: {level} · skill {round(measured[level])}"
+    assert measured["easy"] < measured["normal"] < measured["expert"] <= measured["master"] == 100
