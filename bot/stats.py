@@ -18,7 +18,7 @@ from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
 from bot.sessions.review import GameReviews, Played
-from bot.storage import Database, recent, results, reviews
+from bot.storage import Database, recent, results, reviews, tournaments
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,13 @@ class StatsService:
         return Replayed(game, names, await self._reviews.review(played))
 
     async def forget(self, user_id: int) -> None:
-        await self._db.write(partial(results.forget_member, user_id=user_id))
+        await self._db.write(partial(_forget_member, user_id=user_id))
 
     async def reset(self, guild_id: int) -> None:
         await self._db.write(partial(results.reset_leaderboard, guild_id=guild_id, now=self._clock.now()))
+
+
+def _forget_member(connection: Connection, user_id: int) -> None:
+    """Forget-me, in one transaction: statistics and games (`results`), and names in tournaments."""
+    results.forget_member(connection, user_id)
+    tournaments.forget(connection, user_id)
