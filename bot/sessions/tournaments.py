@@ -89,6 +89,7 @@ class Tournaments:
         self._awarders: list[Awarder] = []
         self._outbox: asyncio.Queue[Notice] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
+        self._ringing: set[asyncio.Task[object]] = set()
         self._alarms = DeadlineScheduler[tuple[str, str], float](clock, self._ring, "farkle-tournaments")
         games.subscribe(self.on_game_event)
 
@@ -139,7 +140,9 @@ class Tournaments:
         return len(self._running)
 
     async def settled(self) -> None:
-        """Every notice delivered (tests and a clean stop)."""
+        """Every deadline that rang handled and every notice delivered (tests and a clean stop)."""
+        while self._ringing:
+            await asyncio.gather(*self._ringing, return_exceptions=True)
         await self._outbox.join()
 
     async def close(self) -> None:
@@ -548,6 +551,10 @@ class Tournaments:
                 self._alarms.set((tid, key), live.deadline, live.deadline)
 
     async def _ring(self, where: tuple[str, str], deadline: float) -> None:
+        ringing = asyncio.current_task()
+        if ringing is not None:
+            self._ringing.add(ringing)
+            ringing.add_done_callback(self._ringing.discard)
         tournament_id, key = where
         async with self._locked(tournament_id) as tournament:
             if tournament is None:
