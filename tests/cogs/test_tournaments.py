@@ -1,0 +1,131 @@
+"""Tournaments the way members run them, under SimCord and its clock: the card, Join and Start, a
+thread per match with its call and Ready, games played on their boards, forfeits, and the podium."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import (
+    FARKLE,
+    ROLL_OFF,
+    SIX_ONES,
+    act,
+    big_turn,
+    board_message,
+    parts,
+    texts,
+)
+
+CARD_TITLE = "### 🏆 "
+# The first seat (the match's better seed) banks 10,000 in one turn; the other Farkles its last turn.
+WINNING_GAME = (ROLL_OFF, *[SIX_ONES] * 5, FARKLE)
+
+
+def card(channel: simcord.ChannelHandle) -> discord.Message:
+    """The tournament's card: the newest V2 message whose title is the trophy (not the podium)."""
+    for message in reversed(channel.history()):
+        shown = texts(message)
+        if shown and shown[0].startswith(CARD_TITLE) and "the results" not in shown[0]:
+            return message
+    raise AssertionError("no tournament card in the channel")
+
+
+def card_text(channel: simcord.ChannelHandle) -> str:
+    return "\n".join(texts(card(channel)))
+
+
+def button(message: discord.Message, action: str) -> str:
+    for item in parts(message):
+        if isinstance(item, discord.Button) and item.custom_id and f":{action}" in item.custom_id:
+            return item.custom_id
+    raise AssertionError(f"no {action} button")
+
+
+async def press(member: simcord.MemberActor, message: discord.Message, action: str) -> str:
+    """Press a tournament button; the private answer the member reads."""
+    result = await member.click(message, custom_id=button(message, action))
+    assert result.ephemeral and result.response is not None
+    return result.response.content
+
+
+def call(thread: simcord.ChannelHandle) -> discord.Message:
+    """The message that opened the match: both players pinged, and Ready."""
+    return next(m for m in thread.history() if "Press Ready" in m.content)
+
+
+def thread_of(
+    table: Table, players: tuple[simcord.MemberActor, simcord.MemberActor]
+) -> simcord.ChannelHandle:
+    names = f"{players[0].name} vs {players[1].name}"
+    return next(t for t in table.channel.threads if (t.name or "").endswith(names))
+
+
+async def play_match(
+    thread: simcord.ChannelHandle, first: simcord.MemberActor, second: simcord.MemberActor
+) -> None:
+    """Both press Ready; the game opens on its board in the thread and the first seat wins it."""
+    assert "ready" in (await press(first, call(thread), "ready")).lower()
+    await press(second, call(thread), "ready")
+    await big_turn(first, thread, 5)
+    await act(second, thread, "roll")  # the last turn Farkles
+    assert "wins" in (texts(board_message(thread))[0])
+
+
+@pytest.fixture
+def members(table: Table) -> list[simcord.MemberActor]:
+    return [table.guild.add_member(table.env.create_user(f"p{n}")) for n in range(1, 9)]
+
+
+async def test_eight_player_single_elimination_from_sign_up_to_podium_with_a_no_show(
+    table: Table, admin: simcord.MemberActor, members: list[simcord.MemberActor], dice: Dice
+) -> None:
+    for _ in range(6):
+        dice.script(*WINNING_GAME)
+    result = await admin.slash(table.channel, "farkle tournament new", name="Friday Cup", deadline=5)
+    assert not result.ephemeral
+    assert "Friday Cup" in card_text(table.channel) and "Single elimination" in card_text(table.channel)
+    for member in members:
+        assert "signed up" in await press(member, card(table.channel), "join")
+    assert "already signed up" in await press(members[0], card(table.channel), "join")
+    assert "Entrants (8/64)" in card_text(table.channel)
+    assert "Only" in await press(members[0], card(table.channel), "start")
+    await press(admin, card(table.channel), "start")
+    await table.env.settle()
+
+    p1, p2, p3, p4, p5, p6, p7, p8 = members
+    assert sorted(t.name or "" for t in table.channel.threads) == sorted(
+        f"Friday Cup · 1-{n}: {a.name} vs {b.name}"
+        for n, (a, b) in enumerate([(p1, p8), (p4, p5), (p2, p7), (p3, p6)], start=1)
+    )
+    opening = call(thread_of(table, (p4, p5)))
+    assert opening.content.count(f"<@{p4.id}>") == 1 and opening.content.count(f"<@{p5.id}>") == 1
+    started = [item.custom_id for item in parts(card(table.channel)) if isinstance(item, discord.Button)]
+    assert started == [], "once started, the card has no Join, Leave or Start"
+
+    await press(p1, call(thread_of(table, (p1, p8))), "ready")  # p8 never shows up
+    for first, second in [(p4, p5), (p2, p7), (p3, p6)]:
+        await play_match(thread_of(table, (first, second)), first, second)
+    assert "Round 2" not in card_text(table.channel), "waiting for p8"
+    await table.env.advance_time(5 * 60 + 1)
+    await table.env.settle()
+    no_show = thread_of(table, (p1, p8))
+    assert "p1 wins match 1-1: the opponent didn't press Ready in time" in no_show.history()[-1].content
+    assert "`1-1` **p1** vs ~~p8~~ · forfeit" in card_text(table.channel)
+    assert "`1-2` **p4** beat p5 · 1–0" in card_text(table.channel)
+
+    await play_match(thread_of(table, (p1, p4)), p1, p4)
+    await play_match(thread_of(table, (p2, p3)), p2, p3)
+    await play_match(thread_of(table, (p1, p2)), p1, p2)
+    await table.env.settle()
+
+    final = card_text(table.channel)
+    assert "Round 3 of 3" in final and "`3-1` **p1** beat p2 · 1–0" in final
+    podium = "\n".join(texts(table.channel.history()[-1]))
+    assert "Friday Cup: the results" in podium
+    assert "🥇 **p1**" in podium and "🥈 **p2**" in podium
+    assert "🥉 **p4**" in podium and "🥉 **p3**" in podium, "both semi-final losers share third"
+    assert "🥇 p1 · 3–0" in podium and "p8 · 0–1" in podium, "every entrant's record"
+    assert dice.unused == 0 and table.env.errors == []
