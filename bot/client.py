@@ -221,6 +221,7 @@ class FarkleBot(commands.AutoShardedBot):
             SqlTournamentStore(self._db), self.clock, self._sessions, self._table_for
         )
         self._tournaments.on_champion(self._achievements.award_champion)
+        self._stats.also_forget(self._tournaments.forget)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)

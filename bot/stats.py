@@ -6,6 +6,7 @@ privacy deletions and resets are one transaction each.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -50,6 +51,7 @@ class StatsService:
         self._clock = clock
         self._min_games = min_games  # for the win-rate and accuracy boards
         self._reviews = reviews
+        self._also_forget: list[Callable[[int, str], Awaitable[None]]] = []
 
     async def leaderboard(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
@@ -113,8 +115,14 @@ class StatsService:
         )
         return Replayed(game, names, await self._reviews.review(played))
 
+    def also_forget(self, forget: Callable[[int, str], Awaitable[None]]) -> None:
+        """What else holds members' names in memory (running tournaments), told after a forget-me."""
+        self._also_forget.append(forget)
+
     async def forget(self, user_id: int) -> None:
         await self._db.write(partial(_forget_member, user_id=user_id))
+        for forget in self._also_forget:
+            await forget(user_id, results.FORGOTTEN)
 
     async def reset(self, guild_id: int) -> None:
         await self._db.write(partial(results.reset_leaderboard, guild_id=guild_id, now=self._clock.now()))

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.engine.messages import Message
+from bot.engine.messages import N_, Message
 from bot.errors import reply_ephemeral, report_error
 from bot.i18n import for_member
 from bot.render.language import Translator
@@ -185,7 +185,9 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.start(
             tournament, interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(interaction, answer, "Started: the first round's matches are opening.")
+        await self._tournament_answer(
+            interaction, answer, N_("Started: the first round's matches are opening.")
+        )
 
     @tournament.command(name="list", description=locale_str("This server's tournaments, running and past"))
     async def tournament_list(self, interaction: discord.Interaction) -> None:
@@ -221,7 +223,7 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.cancel(
             wanted or "", interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(interaction, answer, "The tournament is cancelled.")
+        await self._tournament_answer(interaction, answer, N_("The tournament is cancelled."))
 
     @tournament.command(name="advance", description=locale_str("Decide a stuck match for one of its players"))
     @app_commands.describe(
@@ -240,7 +242,7 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.advance(
             wanted or "", match.strip(), winner.id, interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(interaction, answer, "Done: the match is decided.")
+        await self._tournament_answer(interaction, answer, N_("Done: the match is decided."))
 
     @tournament.command(
         name="disqualify", description=locale_str("Remove a player from a running tournament")
@@ -256,7 +258,7 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.disqualify(
             wanted or "", member.id, interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(interaction, answer, "Done: the member is disqualified.")
+        await self._tournament_answer(interaction, answer, N_("Done: the member is disqualified."))
 
     async def _tournament_tr(self, guild_id: int) -> Translator:
         boards = cast(Boards, self.bot.get_cog(Boards.__cog_name__))
@@ -308,17 +310,17 @@ class TournamentDesk(commands.Cog):
         match action:
             case "join":
                 answer = await door.join(tournament, user.id, user.display_name)
-                done = "You're signed up. Your matches will ping you."
+                done = N_("You're signed up. Your matches will ping you.")
             case "leave":
                 answer = await door.leave(tournament, user.id)
-                done = "You've left the tournament."
+                done = N_("You've left the tournament.")
             case "start":
                 manager = interaction.permissions.manage_guild
                 answer = await door.start(tournament, user.id, manager=manager)
-                done = "Started: the first round's matches are opening."
+                done = N_("Started: the first round's matches are opening.")
             case _:
                 answer = await door.ready(tournament, key or "", user.id)
-                done = "Ready! The game starts here when your opponent is ready too."
+                done = N_("Ready! The game starts here when your opponent is ready too.")
         tr = for_member(interaction)
         await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
 

@@ -15,6 +15,9 @@ from bot.records import EntrantRow, TournamentRow
 Stage = Literal["signup", "running", "over", "cancelled"]
 
 
+STAND_IN_NAME = "Computer stand-in"  # drawn translated (`bot.render.tournament`)
+
+
 def new_tournament_id() -> str:
     return secrets.token_hex(6)
 
@@ -59,11 +62,14 @@ class Tournament:
             return "—"
         return self.entrants.get(user_id, "?")
 
+    def forget(self, user_id: int, name: str) -> None:
+        if user_id in self.entrants:
+            self.entrants[user_id] = name
+
     def row(self) -> TournamentRow:
         state = {
             "bracket": json.loads(self.bracket.to_json()) if self.bracket else None,
             "live": {key: asdict(match) for key, match in self.live.items()},
-            "names": {str(user): name for user, name in self.entrants.items()},
         }
         return TournamentRow(
             tournament_id=self.tournament_id,
@@ -87,15 +93,12 @@ class Tournament:
 
     @classmethod
     def from_row(cls, row: TournamentRow, entrants: list[EntrantRow]) -> Tournament:
-        """Signing up, the entrants are their own rows; once started, the state's names (taken at the
-        start, so a bracket never loses a name) are the entrants."""
+        """Names live only in the entrants' rows (forget-me rewrites them there)."""
         state = json.loads(row.state)
         bracket = Bracket.from_json(json.dumps(state["bracket"])) if state.get("bracket") else None
-        names = {int(user): name for user, name in state.get("names", {}).items()}
-        if row.stage == "signup":
-            names = {e.user_id: e.name for e in entrants}
-        else:
-            names.update({e.user_id: e.name for e in entrants if e.user_id in names})  # forgotten names
+        names = {e.user_id: e.name for e in entrants}
+        if bracket is not None and bracket.stand_in:
+            names[STAND_IN] = STAND_IN_NAME
         return cls(
             tournament_id=row.tournament_id,
             guild_id=row.guild_id,

@@ -26,7 +26,13 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Snapshot, TableSettings
 from bot.sessions.stream import GameEnded, GameEvent
-from bot.sessions.tournament_state import LiveMatch, Tournament, TournamentView, new_tournament_id
+from bot.sessions.tournament_state import (
+    STAND_IN_NAME,
+    LiveMatch,
+    Tournament,
+    TournamentView,
+    new_tournament_id,
+)
 from bot.sessions.tournament_store import TournamentStore
 
 log = logging.getLogger(__name__)
@@ -124,6 +130,11 @@ class Tournaments:
             else:
                 views.append(Tournament.from_row(row, await self._store.entrants(row.tournament_id)).view())
         return views
+
+    async def forget(self, user_id: int, name: str) -> None:
+        """Forget-me: the member's name in running tournaments (storage rewrote the stored ones)."""
+        for tournament in self._running.values():
+            tournament.forget(user_id, name)
 
     async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> int:
         """Bring back every tournament signing up or running, re-arm its deadlines, and open the places
@@ -284,7 +295,7 @@ class Tournaments:
         tournament.rounds = tournament.bracket.rounds_total
         tournament.stage = "running"
         if tournament.bracket.stand_in:
-            tournament.entrants[STAND_IN] = "Computer stand-in"
+            tournament.entrants[STAND_IN] = STAND_IN_NAME
         self._open_round(tournament)
         await self._commit(tournament)
         self._after_change(tournament, opened=list(tournament.live))

@@ -11,8 +11,8 @@ from sqlalchemy.exc import IntegrityError
 
 from bot.records import EntrantRow, TournamentRow
 from bot.storage.database import Database
+from bot.storage.results import FORGOTTEN
 
-FORGOTTEN = "Forgotten member"
 _COLUMNS = (
     "tournament_id, guild_id, channel_id, host_id, name, format, rounds, best_of, rules, match_deadline,"
     " signup_until, stage, state, card_message_id, created_at, ended_at, revision"

@@ -129,3 +129,59 @@ async def test_eight_player_single_elimination_from_sign_up_to_podium_with_a_no_
     assert "🥉 **p4**" in podium and "🥉 **p3**" in podium, "both semi-final losers share third"
     assert "🥇 p1 · 3–0" in podium and "p8 · 0–1" in podium, "every entrant's record"
     assert dice.unused == 0 and table.env.errors == []
+
+
+async def refusal(member: simcord.MemberActor, channel: simcord.ChannelHandle, **options: object) -> str:
+    result = await member.slash(channel, "farkle tournament new", **options)
+    assert result.ephemeral and result.response is not None, "refused privately"
+    return result.response.content
+
+
+async def test_bad_input_gets_one_clear_answer_and_changes_nothing(
+    table: Table, admin: simcord.MemberActor
+) -> None:
+    channel = table.channel
+    assert "Manage Server" in await refusal(table.ana, channel, name="Mine")
+    assert "1 to 100 characters" in await refusal(admin, channel, name="x" * 500)
+    assert "at least 1 minute" in await refusal(admin, channel, name="Cup", deadline=0)
+    assert "in the past" in await refusal(admin, channel, name="Cup", signup_until="2020-01-01 10:00")
+    assert "can't read" in await refusal(admin, channel, name="Cup", signup_until="next friday")
+    assert channel.history() == [], "nothing was posted"
+    await admin.slash(channel, "farkle tournament new", name="Cup")
+    assert "already signing up" in await refusal(admin, channel, name="Second")
+    assert len([m for m in channel.history() if texts(m)]) == 1, "one card"
+    listed = await admin.slash(channel, "farkle tournament list")
+    assert (
+        listed.response is not None and "**Cup** · Single elimination · signing up" in listed.response.content
+    )
+
+
+async def test_sign_up_closes_on_time_and_the_host_controls_a_running_tournament(
+    table: Table, admin: simcord.MemberActor, members: list[simcord.MemberActor]
+) -> None:
+    soon = f"<t:{int(table.env.now().timestamp()) + 600}:R>"
+    await admin.slash(
+        table.channel, "farkle tournament new", name="Timed", format="swiss", rounds=2, signup_until=soon
+    )
+    for member in members[:5]:
+        await press(member, card(table.channel), "join")
+    await table.env.advance_time(601)
+    await table.env.settle()
+    shown = card_text(table.channel)
+    assert "Round 1 of 2" in shown and "Computer stand-in" in shown, "five players: a stand-in"
+    assert "Ties broken by Buchholz, Sonneborn-Berger, matches won, seed." in shown
+    p2, p3 = members[1:3]
+    refused = await table.ana.slash(table.channel, "farkle tournament disqualify", member=p2)
+    assert refused.response is not None and "host" in refused.response.content
+    await admin.slash(table.channel, "farkle tournament disqualify", member=p2)
+    assert "disqualified" in card_text(table.channel)
+    bot = table.env.bot
+    await bot.stats.forget(p3.id)  # forget-me
+    [past] = [v for v in await bot.tournaments.of_guild(table.guild.id)]
+    assert dict(past.entrants)[p3.id] != "p3"
+    cancelled = await admin.slash(table.channel, "farkle tournament cancel")
+    assert cancelled.response is not None and "cancelled" in cancelled.response.content
+    assert "This tournament was cancelled." in card_text(table.channel)
+    shown_again = await admin.slash(table.channel, "farkle tournament show", tournament=past.tournament_id)
+    assert shown_again.ephemeral and shown_again.response is not None
+    assert "Timed" in str(shown_again.response.components), "the card, privately"
