@@ -34,7 +34,6 @@ from bot.render.words import echo
 from bot.sessions.tournaments import Answer, Notice, Tournaments
 from cogs.board import Boards
 from cogs.delivery import board_scope
-from cogs.threads import NO_THREAD
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -49,6 +48,11 @@ LENGTH_CHOICES = [
     app_commands.Choice(name=locale_str("one game"), value=1),
     app_commands.Choice(name=locale_str("best of three"), value=3),
 ]
+
+NO_MATCH_THREAD = N_(
+    "I couldn't open a thread for match {key} (I need the Create Public Threads and Send Messages in "
+    "Threads permissions here), so it is played in this channel."
+)
 
 
 def not_a_time(typed: str) -> Message:
@@ -140,7 +144,11 @@ class TournamentCommands(commands.Cog):
             else (await self.bot.config.get(scope)).ruleset
         )
         if ruleset is None:
-            await reply_ephemeral(interaction, tr.text("Unknown rules “{name}”.", name=echo(str(rules))))
+            names = ", ".join(await self.bot.config.rules_names(scope))
+            unknown = tr.text(
+                "Unknown rules “{name}”: choose one of {names}.", name=echo(str(rules)), names=names
+            )
+            await reply_ephemeral(interaction, unknown)
             return
         if target is not None:
             try:
@@ -371,7 +379,7 @@ class TournamentDesk(commands.Cog):
         in_thread = place is not None
         if place is None:
             place = self.bot.get_partial_messageable(view.channel_id)
-            await place.send(tr.text("Match {key}: ", key=match.key) + tr.term(NO_THREAD))
+            await place.send(tr.text(NO_MATCH_THREAD, key=match.key))
         text, ready = match_call(view, match, tr)
         await place.send(text, view=ready, allowed_mentions=discord.AllowedMentions(users=True))
         place_id = cast(discord.abc.Snowflake, place).id
