@@ -37,8 +37,11 @@ HOW_NAMES = {
     "disqualified": N_("disqualified"),
 }
 MEDALS = ("🥇", "🥈", "🥉")
-BRACKET_BUDGET = 2600  # characters of match lines on a card, under the 4,000 of a V2 message
+# Characters of match lines and of standings on a card, with its header under the 4,000 of a V2 message.
+BRACKET_BUDGET = 2400
+STANDINGS_BUDGET = 1000
 ENTRANTS_BUDGET = 900
+PODIUM_BUDGET = 3200
 
 
 def custom_id(tournament_id: str, action: str, key: str | None = None) -> str:
@@ -86,7 +89,8 @@ def tournament_card(view: TournamentView, tr: Translator) -> Rendered:
     else:
         parts.append(ui.TextDisplay(_bracket(view, tr)))
         if view.format == "swiss" or view.stage == "over":
-            parts.append(ui.TextDisplay(heading(tr.text("Standings"), _standings(view, tr, 16))))
+            standings = _standings(view, tr, 16, STANDINGS_BUDGET)
+            parts.append(ui.TextDisplay(heading(tr.text("Standings"), standings)))
     return card(parts, GREY if view.stage in ("over", "cancelled") else discord.Colour.gold())
 
 
@@ -161,10 +165,18 @@ def _bracket(view: TournamentView, tr: Translator) -> str:
     return "\n\n".join(blocks) or tr.text("The first round is being drawn.")
 
 
-def _standings(view: TournamentView, tr: Translator, most: int) -> str:
-    lines = [_standing(view, line, tr) for line in view.standings[:most]]
-    if len(view.standings) > most:
-        lines.append(tr.text("…and {count} more", count=len(view.standings) - most))
+def _standings(view: TournamentView, tr: Translator, most: int, budget: int) -> str:
+    """The best `most` lines of the standings that fit in `budget` characters, then how many more."""
+    lines: list[str] = []
+    used = 0
+    for line in view.standings[:most]:
+        drawn = _standing(view, line, tr)
+        if used + len(drawn) > budget:
+            break
+        lines.append(drawn)
+        used += len(drawn) + 1
+    if len(view.standings) > len(lines):
+        lines.append(tr.text("…and {count} more", count=len(view.standings) - len(lines)))
     breaks = ", ".join(tr.text(TIE_BREAK_NAMES[b]) for b in TIE_BREAKS)
     if view.format == "swiss":
         lines.append(tr.text("-# Ties broken by {breaks}.", breaks=breaks))
@@ -196,7 +208,8 @@ def podium(view: TournamentView, tr: Translator) -> Rendered:
     ]
     lines += [f"{MEDALS[s.place - 1]} **{name(view, s.player, tr)}**" for s in top]
     parts: list[Part] = [ui.TextDisplay("\n".join(lines)), ui.Separator()]
-    parts.append(ui.TextDisplay(heading(tr.text("Every entrant's record"), _standings(view, tr, 64))))
+    records = _standings(view, tr, 64, PODIUM_BUDGET)
+    parts.append(ui.TextDisplay(heading(tr.text("Every entrant's record"), records)))
     return card(parts)
 
 

@@ -360,10 +360,11 @@ class Tournaments:
                 return Answer.refuse(Message("This match is over."))
             if user_id not in match.players:
                 return Answer.refuse(Message("Only the two players of this match can press Ready."))
-            if user_id in live.ready:
+            if user_id in live.ready and (len(live.ready) < 2 or live.game_id is not None):
                 return Answer.refuse(Message("You're ready: the game starts when your opponent is too."))
-            live.ready.append(user_id)
-            await self._commit(tournament)
+            if user_id not in live.ready:  # else both were ready and the game didn't open: try again
+                live.ready.append(user_id)
+                await self._commit(tournament)
             if len(live.ready) == len(match.players) == 2 and live.place is not None:
                 await self._open_game(tournament, key)
             return Answer(tournament.view())
