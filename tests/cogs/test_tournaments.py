@@ -185,3 +185,48 @@ async def test_sign_up_closes_on_time_and_the_host_controls_a_running_tournament
     shown_again = await admin.slash(table.channel, "farkle tournament show", tournament=past.tournament_id)
     assert shown_again.ephemeral and shown_again.response is not None
     assert "Timed" in str(shown_again.response.components), "the card, privately"
+
+
+async def test_without_thread_permissions_matches_are_played_in_the_channel_one_game_at_a_time(
+    table: Table, admin: simcord.MemberActor, members: list[simcord.MemberActor], dice: Dice
+) -> None:
+    for _ in range(3):
+        dice.script(*WINNING_GAME)
+    me = table.guild.me
+    assert me is not None
+    closed = table.guild.create_text_channel(
+        "no-threads", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)}
+    )
+    await admin.slash(closed, "farkle tournament new", name="Cup")
+    p1, p2, p3, p4 = members[:4]
+    for member in (p1, p2, p3, p4):
+        await press(member, card(closed), "join")
+    await press(admin, card(closed), "start")
+    await table.env.settle()
+    said = [m.content for m in closed.history()]
+    assert sum("I couldn't open a thread for match" in line for line in said) == 2
+    assert closed.threads == []
+
+    def call_of(key: str) -> discord.Message:
+        return next(m for m in closed.history() if f"your match {key} " in m.content)
+
+    for member in (p1, p4, p2, p3):
+        await press(member, call_of("1-1" if member in (p1, p4) else "1-2"), "ready")
+    snapshot = table.env.bot.sessions.snapshot(closed.id)
+    assert snapshot is not None and [s.user_id for s in snapshot.seats] == [p1.id, p4.id], "1-2 waits"
+    await big_turn(p1, closed, 5)
+    await act(p4, closed, "roll")
+    await table.env.settle()
+    snapshot = table.env.bot.sessions.snapshot(closed.id)
+    assert snapshot is not None and snapshot.stage == "playing"
+    assert [s.user_id for s in snapshot.seats] == [p2.id, p3.id], "then 1-2 starts at the free table"
+    await big_turn(p2, closed, 5)
+    await act(p3, closed, "roll")
+    await table.env.settle()
+    await press(p1, call_of("2-1"), "ready")
+    await press(p2, call_of("2-1"), "ready")
+    await big_turn(p1, closed, 5)
+    await act(p2, closed, "roll")
+    await table.env.settle()
+    assert "🥇 **p1**" in "\n".join(texts(closed.history()[-1]))
+    assert dice.unused == 0 and table.env.errors == []
