@@ -95,7 +95,7 @@ def tournament_card(view: TournamentView, tr: Translator) -> Rendered:
 
 
 def _signup(view: TournamentView, tr: Translator) -> list[Part]:
-    names = [name(view, user, tr) for user, _ in view.entrants]
+    names = [name(view, user, tr) for user in view.entrants]
     shown = clip(", ".join(names), ENTRANTS_BUDGET) if names else tr.text("Nobody yet: press Join!")
     title = tr.text("Entrants ({count}/64)", count=len(names))
     if view.signup_until is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Literal
 
 from bot.engine import Ruleset
@@ -122,64 +122,29 @@ class Tournament:
         )
 
     def view(self) -> TournamentView:
-        bracket = self.bracket
-        copied = Bracket.from_json(bracket.to_json()) if bracket else None
-        return TournamentView(
-            tournament_id=self.tournament_id,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            host_id=self.host_id,
-            name=self.name,
-            format=self.format,
-            rounds=self.rounds,
-            best_of=self.best_of,
-            rules=self.rules,
-            match_deadline=self.match_deadline,
-            signup_until=self.signup_until,
-            stage=self.stage,
-            entrants=tuple(self.entrants.items()),
-            rounds_played=tuple(tuple(r) for r in copied.rounds) if copied else (),
-            standings=tuple(copied.standings()) if copied else (),
-            live={key: LiveMatch(**asdict(m)) for key, m in self.live.items()},
-            card_message_id=self.card_message_id,
-            revision=self.revision,
-        )
+        """A copy at this revision for drawing: the bracket and open matches copied, the rules shared
+        (a ruleset never changes)."""
+        copied = Bracket.from_json(self.bracket.to_json()) if self.bracket else None
+        live = {key: LiveMatch(**asdict(match)) for key, match in self.live.items()}
+        return replace(self, entrants=dict(self.entrants), bracket=copied, live=live)
 
-
-@dataclass(frozen=True)
-class TournamentView:
-    """A tournament frozen at one revision: what its card, match cards and podium are drawn from."""
-
-    tournament_id: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    name: str
-    format: Format
-    rounds: int
-    best_of: int
-    rules: Ruleset
-    match_deadline: int
-    signup_until: float | None
-    stage: Stage
-    entrants: tuple[tuple[int, str], ...]
-    rounds_played: tuple[tuple[Match, ...], ...]
-    standings: tuple[Standing, ...]
-    live: dict[str, LiveMatch]
-    card_message_id: int | None
-    revision: int
-
-    def name_of(self, user_id: int | None) -> str:
-        if user_id is None:
-            return "—"
-        return dict(self.entrants).get(user_id, "?")
-
-    def match(self, key: str) -> Match | None:
-        return next((m for rnd in self.rounds_played for m in rnd if m.key == key), None)
+    # ------------------------------------------------------------------ what drawings read
 
     @property
-    def is_stand_in(self) -> int:
-        return STAND_IN
+    def rounds_played(self) -> list[list[Match]]:
+        return self.bracket.rounds if self.bracket else []
+
+    @property
+    def standings(self) -> list[Standing]:
+        return self.bracket.standings() if self.bracket else []
+
+    def match(self, key: str) -> Match | None:
+        return self.bracket.match(key) if self.bracket else None
+
+
+# A tournament copied at one revision (`Tournament.view`): what the card, match calls and podium are
+# drawn from; nobody changes it.
+TournamentView = Tournament
 
 
 def _stage(text: str) -> Stage:
