@@ -227,8 +227,10 @@ class FarkleBot(commands.AutoShardedBot):
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
         if self.dice_art is KEYCAP_ART and not self.owns_application_setup:
             self._awaiting_art = asyncio.create_task(self._await_dice_art(), name="farkle-dice-art")
-        restored = await self._sessions.restore(owns=self.settings.owns_guild)
+        # Tournaments first: restoring the games announces the ends a crash left unannounced, and a
+        # match's end must find its tournament loaded.
         await self._tournaments.restore(owns=self.settings.owns_guild)
+        restored = await self._sessions.restore(owns=self.settings.owns_guild)
         if self.owns_application_setup:  # one process hands out what a crash left unawarded or unreviewed
             await self._daily.restore()
             await self._achievements.restore()

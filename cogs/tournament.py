@@ -94,15 +94,14 @@ class TournamentCommands(commands.Cog):
         await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
 
     def _here(self, interaction: discord.Interaction, tournament: str | None) -> str | None:
-        """The tournament named, else the one signing up or running in this channel."""
-        if tournament:
-            return tournament.strip().lower()
+        """The running tournament named (of this server only), else the one signing up or running in
+        this channel."""
         assert interaction.guild_id is not None
-        here = [
-            v
-            for v in self.tournaments.running_in(interaction.guild_id)
-            if v.channel_id == interaction.channel_id
-        ]
+        running = self.tournaments.running_in(interaction.guild_id)
+        if tournament:
+            wanted = tournament.strip().lower()
+            return next((v.tournament_id for v in running if v.tournament_id == wanted), None)
+        here = [v for v in running if v.channel_id == interaction.channel_id]
         return here[0].tournament_id if here else None
 
     @tournament.command(name="new", description=locale_str("Open sign-up for a tournament in this channel"))
@@ -207,7 +206,7 @@ class TournamentCommands(commands.Cog):
     @app_commands.describe(tournament=locale_str("The tournament's id (default: this channel's)"))
     async def tournament_show(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         assert interaction.guild_id is not None
-        wanted = self._here(interaction, tournament)
+        wanted = tournament.strip().lower() if tournament else self._here(interaction, None)
         views = [
             v for v in await self.tournaments.of_guild(interaction.guild_id) if v.tournament_id == wanted
         ]

@@ -12,6 +12,7 @@ out as `Notice`s, in order, from one task.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -440,7 +441,13 @@ class Tournaments:
             "winner_id": winner,
             "counted_at": self._clock.now(),
         }
-        if not await self._store.count_game(tournament.row(), counted):
+        try:
+            written = await self._store.count_game(tournament.row(), counted)
+        except Exception:
+            with contextlib.suppress(Exception):
+                await self._reload(tournament.tournament_id)
+            raise
+        if not written:
             await self._reload(tournament.tournament_id)  # counted before (a replayed end), or moved on
             return
         tournament.revision += 1
@@ -618,7 +625,13 @@ class Tournaments:
     async def _commit(self, tournament: Tournament) -> None:
         """Write the tournament at its revision; on a conflict (another writer moved it on) the stored
         one is loaded back and the change is refused."""
-        if not await self._store.save(tournament.row()):
+        try:
+            saved = await self._store.save(tournament.row())
+        except Exception:  # nothing was written: the change made in memory is undone
+            with contextlib.suppress(Exception):
+                await self._reload(tournament.tournament_id)
+            raise
+        if not saved:
             await self._reload(tournament.tournament_id)
             raise TournamentMoved(tournament.tournament_id)
         tournament.revision += 1

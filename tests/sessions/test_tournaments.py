@@ -66,8 +66,8 @@ async def open_desk(db: Database, clock: FakeClock) -> Desk:
 
     door.listen(listen)
     door.on_champion(award)
+    await door.restore()  # as the bot does: before the games, whose restore announces missed ends
     await manager.restore()
-    await door.restore()
     await desk.settled()
     return desk
 
