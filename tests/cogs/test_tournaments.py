@@ -12,10 +12,14 @@ from tests.cogs.play import (
     FARKLE,
     ROLL_OFF,
     SIX_ONES,
+    MakeBot,
     act,
     big_turn,
     board_message,
+    keep_all,
     parts,
+    query,
+    restart,
     texts,
 )
 
@@ -230,3 +234,41 @@ async def test_without_thread_permissions_matches_are_played_in_the_channel_one_
     await table.env.settle()
     assert "🥇 **p1**" in "\n".join(texts(closed.history()[-1]))
     assert dice.unused == 0 and table.env.errors == []
+
+
+async def test_a_restart_between_rounds_and_in_the_middle_of_a_match(
+    table: Table,
+    admin: simcord.MemberActor,
+    members: list[simcord.MemberActor],
+    dice: Dice,
+    make_bot: MakeBot,
+) -> None:
+    for _ in range(3):
+        dice.script(*WINNING_GAME)
+    await admin.slash(table.channel, "farkle tournament new", name="Cup", length=1)
+    p1, p2, p3, p4 = members[:4]
+    for member in (p1, p2, p3, p4):
+        await press(member, card(table.channel), "join")
+    await press(admin, card(table.channel), "start")
+    await table.env.settle()
+    await play_match(thread_of(table, (p1, p4)), p1, p4)
+    await play_match(thread_of(table, (p2, p3)), p2, p3)
+    await table.env.settle()
+    await restart(table.env, make_bot)  # between rounds: the final's thread and call are out
+
+    final = thread_of(table, (p1, p2))
+    await press(p1, call(final), "ready")  # a call drawn before the restart still works
+    await press(p2, call(final), "ready")
+    await act(p1, final, "roll")
+    await keep_all(p1, final)
+    await restart(table.env, make_bot)  # in the middle of the final's game: its script is in its state
+
+    await act(p1, final, "roll")
+    await keep_all(p1, final)
+    await big_turn(p1, final, 3)
+    await act(p2, final, "roll")
+    await table.env.settle()
+    assert "`2-1` **p1** beat p2 · 1–0" in card_text(table.channel)
+    assert "🥇 **p1**" in "\n".join(texts(table.channel.history()[-1]))
+    counted = await query(table.env, "SELECT COUNT(*) FROM tournament_games")
+    assert counted == [(3,)], "each match's game counted once"
