@@ -272,3 +272,40 @@ async def test_a_restart_between_rounds_and_in_the_middle_of_a_match(
     assert "🥇 **p1**" in "\n".join(texts(table.channel.history()[-1]))
     counted = await query(table.env, "SELECT COUNT(*) FROM tournament_games")
     assert counted == [(3,)], "each match's game counted once"
+
+
+async def test_five_player_swiss_of_three_rounds_with_a_computer_stand_in(
+    table: Table, admin: simcord.MemberActor, members: list[simcord.MemberActor], dice: Dice
+) -> None:
+    for _ in range(9):
+        dice.script(*WINNING_GAME)  # the better-placed seat (a member: never the stand-in) wins
+    await admin.slash(table.channel, "farkle tournament new", name="Swiss", format="swiss", rounds=3)
+    players = {member.id: member for member in members[:5]}
+    for member in players.values():
+        await press(member, card(table.channel), "join")
+    await press(admin, card(table.channel), "start")
+    await table.env.settle()
+    door = table.env.bot.tournaments
+    [tournament] = [v.tournament_id for v in door.running_in(table.guild.id)]
+    for number in range(1, 4):
+        view = door.view(tournament)
+        assert view is not None and f"Round {number} of 3" in card_text(table.channel)
+        for match in view.rounds_played[-1]:
+            first = players[match.first]
+            second = players.get(match.second or 0)
+            thread = next(
+                t for t in table.channel.threads if (t.name or "").startswith(f"Swiss · {match.key}:")
+            )
+            await press(first, call(thread), "ready")
+            if second is None:  # the stand-in is ready at once; the computer Farkles its one turn
+                assert "Computer stand-in" in (thread.name or "")
+                await big_turn(first, thread, 5)
+            else:
+                await press(second, call(thread), "ready")
+                await big_turn(first, thread, 5)
+                await act(second, thread, "roll")
+            await table.env.settle()
+    podium = "\n".join(texts(table.channel.history()[-1]))
+    assert "Swiss: the results" in podium and "Computer stand-in" not in podium
+    assert "Ties broken by Buchholz, Sonneborn-Berger, matches won, seed." in podium
+    assert dice.unused == 0 and table.env.errors == []
