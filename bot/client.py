@@ -30,6 +30,8 @@ from bot.sessions.daily import DailyManager
 from bot.sessions.manager import SessionManager
 from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews
+from bot.sessions.session import TableSettings
+from bot.sessions.tournaments import Tournaments
 from bot.sessions.win_tables import Solve, WinTableKeeper, solve_in_process
 from bot.settings import Settings
 from bot.stats import StatsService
@@ -39,6 +41,7 @@ from bot.storage.daily import SqlDailyStore
 from bot.storage.policies import SqlPolicyStore
 from bot.storage.reviews import SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
+from bot.storage.tournaments import SqlTournamentStore
 from bot.storage.win_tables import SqlWinTableStore
 
 log = logging.getLogger(__name__)
@@ -134,6 +137,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._daily: DailyManager | None = None
         self._achievements: AchievementKeeper | None = None
         self._reviews: GameReviews | None = None
+        self._tournaments: Tournaments | None = None
         self._answering: set[asyncio.Task[Any]] = set()
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
@@ -179,6 +183,16 @@ class FarkleBot(commands.AutoShardedBot):
             raise RuntimeError("Achievements start in setup_hook; they are not available before login.")
         return self._achievements
 
+    @property
+    def tournaments(self) -> Tournaments:
+        if self._tournaments is None:
+            raise RuntimeError("Tournaments start in setup_hook; they are not available before login.")
+        return self._tournaments
+
+    async def _table_for(self, guild_id: int) -> TableSettings:
+        """A tournament match's table: the server's settings, as `/farkle new` would use."""
+        return (await self.config.get(guild_id)).table
+
     async def setup_hook(self) -> None:
         translators()  # every catalogue read now: a broken one stops the start, not a game
         await self.tree.set_translator(CommandTranslator())
@@ -203,11 +217,19 @@ class FarkleBot(commands.AutoShardedBot):
         self._daily = DailyManager(SqlDailyStore(self._db), self.clock, self._sessions.events)
         self._achievements = AchievementKeeper(self._daily.store, self.clock, self._daily.expert)
         self._sessions.subscribe(self._achievements)
+        self._tournaments = Tournaments(
+            SqlTournamentStore(self._db), self.clock, self._sessions, self._table_for
+        )
+        self._tournaments.on_champion(self._achievements.award_champion)
+        self._stats.also_forget(self._tournaments.forget)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
         if self.dice_art is KEYCAP_ART and not self.owns_application_setup:
             self._awaiting_art = asyncio.create_task(self._await_dice_art(), name="farkle-dice-art")
+        # Tournaments first: restoring the games announces the ends a crash left unannounced, and a
+        # match's end must find its tournament loaded.
+        await self._tournaments.restore(owns=self.settings.owns_guild)
         restored = await self._sessions.restore(owns=self.settings.owns_guild)
         if self.owns_application_setup:  # one process hands out what a crash left unawarded or unreviewed
             await self._daily.restore()
@@ -336,6 +358,8 @@ class FarkleBot(commands.AutoShardedBot):
             await asyncio.wait(set(self._follow_ups.values()), timeout=left())
         if self._awaiting_art is not None:
             self._awaiting_art.cancel()
+        if self._tournaments is not None:
+            await self._tournaments.close()
         if self._sessions is not None:
             await self._sessions.close(drain=left())
         if self._reviews is not None:

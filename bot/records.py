@@ -265,3 +265,34 @@ class Award:
     achievement: str
     earned_at: float
     source: str
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """A tournament as stored: its settings, stage and `state` (the bracket and open matches, JSON)."""
+
+    tournament_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    name: str
+    format: str
+    rounds: int
+    best_of: int
+    rules: str
+    match_deadline: int
+    signup_until: float | None
+    stage: str
+    state: str
+    card_message_id: int | None
+    created_at: float
+    ended_at: float | None
+    revision: int
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    tournament_id: str
+    user_id: int
+    name: str
+    joined_at: float

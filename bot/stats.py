@@ -6,6 +6,7 @@ privacy deletions and resets are one transaction each.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -18,7 +19,7 @@ from bot.records import SKILL_MINIMUM, GameSummary, Metric, Period, Ranked, Stat
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
 from bot.sessions.review import GameReviews, Played
-from bot.storage import Database, recent, results, reviews
+from bot.storage import Database, recent, results, reviews, tournaments
 
 # Boards where a lucky first game would lead: they rank only members with the configured minimum.
 NEEDS_MINIMUM: frozenset[Metric] = frozenset({"win_rate", "accuracy"})
@@ -57,6 +58,7 @@ class StatsService:
         self._clock = clock
         self._min_games = min_games  # for the win-rate and accuracy boards
         self._reviews = reviews
+        self._also_forget: list[Callable[[int, str], Awaitable[None]]] = []
 
     async def leaderboard(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
@@ -133,8 +135,14 @@ class StatsService:
         chart = await self._reviews.chart(played, partial(_chart, names=names)) if charted else None
         return Replayed(game, names, review, chart)
 
+    def also_forget(self, forget: Callable[[int, str], Awaitable[None]]) -> None:
+        """What else holds members' names in memory (running tournaments), told after a forget-me."""
+        self._also_forget.append(forget)
+
     async def forget(self, user_id: int) -> None:
-        await self._db.write(partial(results.forget_member, user_id=user_id))
+        await self._db.write(partial(_forget_member, user_id=user_id))
+        for forget in self._also_forget:
+            await forget(user_id, results.FORGOTTEN)
 
     async def reset(self, guild_id: int) -> None:
         await self._db.write(partial(results.reset_leaderboard, guild_id=guild_id, now=self._clock.now()))
@@ -145,3 +153,9 @@ def _chart(review: GameReview, names: dict[str, str]) -> bytes | None:
     from bot.render.chart import chart  # Pillow: imported when the first chart is drawn, not at start-up
 
     return chart(review, names)
+
+
+def _forget_member(connection: Connection, user_id: int) -> None:
+    """Forget-me, in one transaction: statistics and games (`results`), and names in tournaments."""
+    results.forget_member(connection, user_id)
+    tournaments.forget(connection, user_id)

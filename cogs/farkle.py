@@ -26,6 +26,7 @@ from cogs.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
+from cogs.tournament import TournamentButton, TournamentCommands, TournamentDesk
 
 # A server that turned external apps off makes every answer private: a board only its host could see.
 NO_SHARED_GAME = Message(
@@ -40,6 +41,7 @@ class Farkle(
     StatsCommands,
     DailyCommands,
     ReviewCommands,
+    TournamentCommands,
     commands.GroupCog,
     group_name="farkle",
     group_description=locale_str("Play Farkle in this channel"),
@@ -175,5 +177,6 @@ class Farkle(
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton)
+    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton, TournamentButton)
+    await bot.add_cog(TournamentDesk(bot))
     await bot.add_cog(Farkle(bot))

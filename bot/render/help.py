@@ -45,6 +45,18 @@ COMMANDS = (
         ),
     ),
     (
+        N_("Tournaments"),
+        (
+            ("/farkle tournament new", N_("Open sign-up for a tournament in this channel")),
+            ("/farkle tournament start", N_("Close sign-up and start this channel's tournament")),
+            ("/farkle tournament list", N_("This server's tournaments, running and past")),
+            ("/farkle tournament show", N_("A tournament's card: its bracket or standings")),
+            ("/farkle tournament cancel", N_("Cancel a tournament (its host or Manage Server)")),
+            ("/farkle tournament advance", N_("Decide a stuck match for one of its players")),
+            ("/farkle tournament disqualify", N_("Remove a player from a running tournament")),
+        ),
+    ),
+    (
         N_("Server settings"),
         (
             ("/farkle-config show", N_("This server's Farkle rules and settings")),

@@ -64,6 +64,7 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement("daily_expert", N_("Better than expert"), N_("Score more than expert on a daily.")),
     Achievement("daily_clean", N_("Clean sheet"), N_("Finish a daily without a Farkle.")),
     Achievement("daily_high", N_("High roller"), N_("Score 5,000 points in one daily.")),
+    Achievement("champion", N_("Champion"), N_("Win a tournament.")),
 )
 BY_ID = {achievement.id: achievement for achievement in ACHIEVEMENTS}
 
@@ -217,6 +218,10 @@ class AchievementKeeper:
                 return
         for listener in self._listeners:  # even with nothing new: a finishing daily press is waiting
             await listener(awarded)
+
+    async def award_champion(self, user_id: int, achievement: str, source: str) -> None:
+        """A tournament's champion (`bot.sessions.tournaments`): one row per member, however often."""
+        await self._store.award_game([Award(user_id, achievement, self._clock.now(), source)])
 
     async def restore(self) -> list[Award]:
         """Award, without announcing, the perfect reviews a crash left unawarded (the review was stored,

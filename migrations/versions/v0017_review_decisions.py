@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0017"
-down_revision = "0014"
+down_revision = "0016"  # re-chained after 0016 (tournaments)
 
 
 def upgrade() -> None:

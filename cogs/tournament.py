@@ -1,0 +1,385 @@
+"""`/farkle tournament`: new, list, show, start, cancel, advance, disqualify; the card's buttons; and the
+delivery of what the tournament door says (card edits, match threads and calls, game boards, podiums).
+
+A mixin of the `/farkle` group cog for the commands (Discord applies one command group per cog); the
+door is `bot.sessions.tournaments.Tournaments`; every game board goes out through the board edge.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.engine.messages import N_, Message
+from bot.errors import reply_ephemeral, report_error
+from bot.i18n import for_member
+from bot.render.language import Translator
+from bot.render.tournament import (
+    TEMPLATE,
+    decided_line,
+    match_call,
+    podium,
+    thread_title,
+    tournament_card,
+    tournament_list,
+)
+from bot.render.words import echo
+from bot.sessions.tournaments import Answer, Notice, Tournaments
+from cogs.board import Boards
+from cogs.delivery import board_scope
+
+if TYPE_CHECKING:
+    from bot.client import FarkleBot
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name=locale_str("single elimination"), value="single"),
+    app_commands.Choice(name=locale_str("Swiss"), value="swiss"),
+]
+LENGTH_CHOICES = [
+    app_commands.Choice(name=locale_str("one game"), value=1),
+    app_commands.Choice(name=locale_str("best of three"), value=3),
+]
+
+NO_MATCH_THREAD = N_(
+    "I couldn't open a thread for match {key} (I need the Create Public Threads and Send Messages in "
+    "Threads permissions here), so it is played in this channel."
+)
+
+
+def not_a_time(typed: str) -> Message:
+    return Message(
+        "I can't read “{typed}” as a time: write it as 2026-12-24 18:00 (UTC) or a Discord timestamp <t:…>.",
+        typed=echo(typed),
+    )
+
+
+def read_time(typed: str) -> float | None:
+    """A sign-up deadline as members type it: `YYYY-MM-DD HH:MM` (UTC) or a Discord timestamp."""
+    stamp = re.fullmatch(r"\s*<t:(\d{1,12})(?::[tTdDfFR])?>\s*", typed)
+    if stamp:
+        return float(stamp[1])
+    try:
+        when = datetime.datetime.strptime(typed.strip(), "%Y-%m-%d %H:%M")
+    except ValueError:
+        return None
+    return when.replace(tzinfo=datetime.UTC).timestamp()
+
+
+class TournamentCommands(commands.Cog):
+    bot: FarkleBot
+
+    tournament = app_commands.Group(
+        name="tournament", description=locale_str("Run a Farkle tournament on this server"), guild_only=True
+    )
+
+    @property
+    def tournaments(self) -> Tournaments:
+        return self.bot.tournaments
+
+    def _manager(self, interaction: discord.Interaction) -> bool:
+        """Manage Server runs any tournament of the server; a host runs their own."""
+        return interaction.permissions.manage_guild
+
+    async def _tournament_answer(self, interaction: discord.Interaction, answer: Answer, done: str) -> None:
+        tr = for_member(interaction)
+        await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
+
+    def _here(self, interaction: discord.Interaction, tournament: str | None) -> str | None:
+        """The running tournament named (of this server only), else the one signing up or running in
+        this channel."""
+        assert interaction.guild_id is not None
+        running = self.tournaments.running_in(interaction.guild_id)
+        if tournament:
+            wanted = tournament.strip().lower()
+            return next((v.tournament_id for v in running if v.tournament_id == wanted), None)
+        here = [v for v in running if v.channel_id == interaction.channel_id]
+        return here[0].tournament_id if here else None
+
+    @tournament.command(name="new", description=locale_str("Open sign-up for a tournament in this channel"))
+    @app_commands.describe(
+        name=locale_str("The tournament's name"),
+        format=locale_str("Single elimination, or Swiss over a number of rounds"),
+        rules=locale_str("Which rules to play (default: this server's)"),
+        target=locale_str("Points that end a game (default: the rules')"),
+        length=locale_str("One game a match, or the best of three"),
+        rounds=locale_str("Swiss only: how many rounds (default: enough for one unbeaten player)"),
+        signup_until=locale_str("When sign-up closes, UTC: 2026-12-24 18:00 (default: when the host starts)"),
+        deadline=locale_str("Minutes to press Ready once a match opens (default 10)"),
+    )
+    @app_commands.choices(format=FORMAT_CHOICES)
+    @app_commands.choices(length=LENGTH_CHOICES)
+    async def tournament_new(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        format: str = "single",
+        rules: str | None = None,
+        target: int | None = None,
+        length: int = 1,
+        rounds: int | None = None,
+        signup_until: str | None = None,
+        deadline: int = 10,
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        tr = for_member(interaction)
+        if not self._manager(interaction):
+            await reply_ephemeral(
+                interaction, tr.text("Only members with Manage Server can hold a tournament.")
+            )
+            return
+        scope = board_scope(interaction)
+        ruleset = (
+            await self.bot.config.resolve(scope, rules)
+            if rules
+            else (await self.bot.config.get(scope)).ruleset
+        )
+        if ruleset is None:
+            names = ", ".join(await self.bot.config.rules_names(scope))
+            unknown = tr.text(
+                "Unknown rules “{name}”: choose one of {names}.", name=echo(str(rules)), names=names
+            )
+            await reply_ephemeral(interaction, unknown)
+            return
+        if target is not None:
+            try:
+                ruleset = ruleset.with_option("target", str(target))
+            except Exception as refused:
+                await report_error(interaction, refused)
+                return
+        until = None
+        if signup_until:
+            until = read_time(signup_until)
+            if until is None:
+                await reply_ephemeral(interaction, tr.say(not_a_time(signup_until)))
+                return
+        answer = await self.tournaments.create(
+            (interaction.guild_id, interaction.channel_id, interaction.user.id),
+            name,
+            "swiss" if format == "swiss" else "single",
+            ruleset,
+            best_of=3 if length == 3 else 1,
+            rounds=rounds if format == "swiss" else None,
+            match_deadline=deadline * 60,
+            signup_until=until,
+        )
+        if answer.view is None:
+            await self._tournament_answer(interaction, answer, "")
+            return
+        public = await self._tournament_tr(interaction.guild_id)
+        await interaction.response.send_message(**tournament_card(answer.view, public).message)
+        message = await interaction.original_response()
+        await self.tournaments.attach_card(answer.view.tournament_id, message.id)
+
+    @tournament.command(
+        name="start", description=locale_str("Close sign-up and start this channel's tournament")
+    )
+    async def tournament_start(self, interaction: discord.Interaction) -> None:
+        tournament = self._here(interaction, None)
+        if tournament is None:
+            await reply_ephemeral(
+                interaction, for_member(interaction).text("No tournament is signing up here.")
+            )
+            return
+        answer = await self.tournaments.start(
+            tournament, interaction.user.id, manager=self._manager(interaction)
+        )
+        await self._tournament_answer(
+            interaction, answer, N_("Started: the first round's matches are opening.")
+        )
+
+    @tournament.command(name="list", description=locale_str("This server's tournaments, running and past"))
+    async def tournament_list(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        views = await self.tournaments.of_guild(interaction.guild_id)
+        await reply_ephemeral(interaction, tournament_list(views, for_member(interaction)))
+
+    @tournament.command(name="show", description=locale_str("A tournament's card: its bracket or standings"))
+    @app_commands.describe(tournament=locale_str("The tournament's id (default: this channel's)"))
+    async def tournament_show(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        wanted = tournament.strip().lower() if tournament else self._here(interaction, None)
+        views = [
+            v for v in await self.tournaments.of_guild(interaction.guild_id) if v.tournament_id == wanted
+        ]
+        if not views:
+            await reply_ephemeral(
+                interaction, for_member(interaction).text("There is no such tournament on this server.")
+            )
+            return
+        await interaction.response.send_message(
+            **tournament_card(views[0], for_member(interaction)).message, ephemeral=True
+        )
+
+    @tournament.command(
+        name="cancel", description=locale_str("Cancel a tournament (its host or Manage Server)")
+    )
+    @app_commands.describe(tournament=locale_str("The tournament's id (default: this channel's)"))
+    async def tournament_cancel(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        wanted = self._here(interaction, tournament)
+        answer = await self.tournaments.cancel(
+            wanted or "", interaction.user.id, manager=self._manager(interaction)
+        )
+        await self._tournament_answer(interaction, answer, N_("The tournament is cancelled."))
+
+    @tournament.command(name="advance", description=locale_str("Decide a stuck match for one of its players"))
+    @app_commands.describe(
+        match=locale_str("The match, as the card shows it (2-1: round 2, match 1)"),
+        winner=locale_str("Who advances"),
+        tournament=locale_str("The tournament's id (default: this channel's)"),
+    )
+    async def tournament_advance(
+        self,
+        interaction: discord.Interaction,
+        match: str,
+        winner: discord.Member,
+        tournament: str | None = None,
+    ) -> None:
+        wanted = self._here(interaction, tournament)
+        answer = await self.tournaments.advance(
+            wanted or "", match.strip(), winner.id, interaction.user.id, manager=self._manager(interaction)
+        )
+        await self._tournament_answer(interaction, answer, N_("Done: the match is decided."))
+
+    @tournament.command(
+        name="disqualify", description=locale_str("Remove a player from a running tournament")
+    )
+    @app_commands.describe(
+        member=locale_str("Who is disqualified"),
+        tournament=locale_str("The tournament's id (default: this channel's)"),
+    )
+    async def tournament_disqualify(
+        self, interaction: discord.Interaction, member: discord.Member, tournament: str | None = None
+    ) -> None:
+        wanted = self._here(interaction, tournament)
+        answer = await self.tournaments.disqualify(
+            wanted or "", member.id, interaction.user.id, manager=self._manager(interaction)
+        )
+        await self._tournament_answer(interaction, answer, N_("Done: the member is disqualified."))
+
+    async def _tournament_tr(self, guild_id: int) -> Translator:
+        boards = cast(Boards, self.bot.get_cog(Boards.__cog_name__))
+        return boards.public(await self.bot.config.language(guild_id), guild_id)
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """Join, Leave and Start on a tournament's card; Ready on a match's call."""
+
+    def __init__(self, tournament: str, action: str, key: str | None) -> None:
+        tail = f":{key}" if key else ""
+        super().__init__(discord.ui.Button(custom_id=f"farkle-tour:{tournament}:{action}{tail}"))
+        self.tournament, self.action, self.key = tournament, action, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TournamentButton:
+        return cls(match["tournament"], match["action"], match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("FarkleBot", interaction.client)
+        bot.answering()
+        desk = cast(TournamentDesk | None, bot.get_cog(TournamentDesk.__cog_name__))
+        try:
+            if desk is not None:
+                await desk.pressed(interaction, self.tournament, self.action, self.key)
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+class TournamentDesk(commands.Cog):
+    """The delivery side of tournaments: answers their buttons and shows what the door says."""
+
+    def __init__(self, bot: FarkleBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.tournaments.listen(self.on_notice)
+
+    @property
+    def boards(self) -> Boards:
+        return cast(Boards, self.bot.get_cog(Boards.__cog_name__))
+
+    async def pressed(
+        self, interaction: discord.Interaction, tournament: str, action: str, key: str | None
+    ) -> None:
+        door, user = self.bot.tournaments, interaction.user
+        match action:
+            case "join":
+                answer = await door.join(tournament, user.id, user.display_name)
+                done = N_("You're signed up. Your matches will ping you.")
+            case "leave":
+                answer = await door.leave(tournament, user.id)
+                done = N_("You've left the tournament.")
+            case "start":
+                manager = interaction.permissions.manage_guild
+                answer = await door.start(tournament, user.id, manager=manager)
+                done = N_("Started: the first round's matches are opening.")
+            case _:
+                answer = await door.ready(tournament, key or "", user.id)
+                done = N_("Ready! The game starts here when your opponent is ready too.")
+        tr = for_member(interaction)
+        await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
+
+    async def _tr(self, guild_id: int) -> Translator:
+        return self.boards.public(await self.bot.config.language(guild_id), guild_id)
+
+    async def on_notice(self, notice: Notice) -> None:
+        view = notice.view
+        tr = await self._tr(view.guild_id)
+        match = view.match(notice.key) if notice.key else None
+        if notice.kind == "card" and view.card_message_id is not None:
+            message = self.bot.get_partial_messageable(view.channel_id).get_partial_message(
+                view.card_message_id
+            )
+            await message.edit(**tournament_card(view, tr).message)
+        elif notice.kind == "match" and match is not None:
+            await self._open_match(notice, tr)
+        elif notice.kind == "game" and notice.snapshot is not None:
+            await self.boards.post_in(
+                self.bot.get_partial_messageable(notice.snapshot.channel_id), notice.snapshot
+            )
+        elif notice.kind == "decided" and match is not None:
+            place = notice.place or view.channel_id
+            await self.bot.get_partial_messageable(place).send(decided_line(view, match, tr))
+        elif notice.kind == "podium":
+            await self.bot.get_partial_messageable(view.channel_id).send(**podium(view, tr).message)
+
+    async def _open_match(self, notice: Notice, tr: Translator) -> None:
+        """A thread named for the match, else the tournament's channel (saying so); the call pings both."""
+        view = notice.view
+        match = view.match(notice.key or "")
+        assert match is not None
+        channel = self.bot.get_channel(view.channel_id)
+        place: discord.abc.Messageable | None = None
+        if isinstance(channel, discord.TextChannel):
+            allowed = channel.permissions_for(channel.guild.me)
+            if allowed.create_public_threads and allowed.send_messages_in_threads:
+                try:
+                    place = await channel.create_thread(
+                        name=thread_title(view, match, tr),
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=1440,
+                    )
+                except discord.HTTPException as error:
+                    log.warning(
+                        "Could not open a thread for match %s in %s: %s", match.key, channel.id, error
+                    )
+        in_thread = place is not None
+        if place is None:
+            place = self.bot.get_partial_messageable(view.channel_id)
+            await place.send(tr.text(NO_MATCH_THREAD, key=match.key))
+        text, ready = match_call(view, match, tr)
+        await place.send(text, view=ready, allowed_mentions=discord.AllowedMentions(users=True))
+        place_id = cast(discord.abc.Snowflake, place).id
+        await self.bot.tournaments.place_match(view.tournament_id, match.key, place_id, in_thread=in_thread)
