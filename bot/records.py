@@ -143,7 +143,8 @@ class Rater(Protocol):
 # ---------------------------------------------------------------------- results, as read back
 
 Metric = Literal["rating", "wins", "win_rate", "best_turn", "points", "accuracy"]
-Period = Literal["all", "30d"]
+Period = Literal["all", "30d", "week", "month", "season"]  # the last three: the calendar's current one
+PERIODS: tuple[Period, ...] = ("all", "30d", "week", "month", "season")
 METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points", "accuracy")
 
 

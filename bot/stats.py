@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 from bot.clock import Clock
 from bot.engine import Game
 from bot.engine.review import GameReview
+from bot.periods import SeasonLength, Window, season_at, week_at
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
@@ -34,6 +35,7 @@ class Standings:
     mine: Ranked | None  # the asking member's own line, wherever they rank
     minimum: int  # counted games a member needs to be ranked (rated ones; reviewed ones for accuracy)
     counted: int  # the asking member's counted games, ranked or not
+    window: Window | None = None  # the calendar's week, month or season shown (a `Season` for seasons)
 
 
 @dataclass(frozen=True)
@@ -56,12 +58,28 @@ class StatsService:
         self._min_games = min_games  # for the win-rate and accuracy boards
         self._reviews = reviews
 
+    def window(self, period: Period, season: SeasonLength) -> Window | None:
+        """The calendar's current week, month or season (None: all time and the last 30 days)."""
+        now = self._clock.now()
+        if period == "week":
+            return week_at(now)
+        if period in ("month", "season"):
+            return season_at(now, "month" if period == "month" else season)
+        return None
+
     async def leaderboard(
-        self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
+        self,
+        guild_id: int,
+        user_id: int,
+        metric: Metric,
+        period: Period,
+        page: int,
+        season: SeasonLength = "month",
     ) -> Standings:
+        """One page of a board; `season` is how long the server's seasons last."""
         if period == "30d":
             await recent.refresh(self._db, guild_id, self._clock.now())
-        min_games = self.minimum(metric)
+        min_games, window = self.minimum(metric), self.window(period, season)
 
         def read(connection: Connection) -> Standings:
             rows, total = results.leaderboard(
@@ -72,10 +90,13 @@ class StatsService:
                 offset=page * PAGE_SIZE,
                 limit=PAGE_SIZE,
                 min_games=min_games,
+                window=window,
             )
-            mine = results.rank_of(connection, guild_id, user_id, metric, period, min_games=min_games)
-            counted = results.counted_games(connection, guild_id, user_id, metric, period)
-            return Standings(metric, period, page, rows, total, mine, min_games, counted)
+            mine = results.rank_of(
+                connection, guild_id, user_id, metric, period, min_games=min_games, window=window
+            )
+            counted = results.counted_games(connection, guild_id, user_id, metric, period, window)
+            return Standings(metric, period, page, rows, total, mine, min_games, counted, window)
 
         return await self._db.read(read)
 

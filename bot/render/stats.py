@@ -23,9 +23,18 @@ METRIC_NAMES: dict[Metric, str] = {
     "points": N_("Points banked"),
     "accuracy": N_("Accuracy"),
 }
-PERIOD_NAMES: dict[Period, str] = {"all": N_("all time"), "30d": N_("last 30 days")}
+PERIOD_NAMES: dict[Period, str] = {
+    "all": N_("all time"),
+    "30d": N_("last 30 days"),
+    "week": N_("this week"),
+    "month": N_("this month"),
+    "season": N_("this season"),
+}
 # At most a million pages: a forged id with a bigger page matches nothing, so it is ignored.
-PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-9]{1,6}):(?P<which>prev|next)"
+PAGE_TEMPLATE = (
+    r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d|week|month|season):(?P<page>[0-9]{1,6}):"
+    r"(?P<which>prev|next)"
+)
 
 
 def metric_value(metric: Metric, row: StatsRow, tr: Translator) -> str:
@@ -92,8 +101,10 @@ def leaderboard_embed(
     *,
     minimum: int,
     counted: int,
+    season: str | None = None,
 ) -> discord.Embed:
-    """A page of a board; its minimum and what it counts under the lines, the asker's rank or progress."""
+    """A page of a board; its minimum and what it counts under the lines, the asker's rank or progress;
+    `season` names the season a season board shows."""
     title = tr.text("🏆 Farkle leaderboard · {metric}", metric=tr.term(METRIC_NAMES[metric]))
     embed = discord.Embed(title=title, colour=GOLD)
     lines = "\n".join(_line(metric, r, tr) for r in rows) or tr.text("Nobody is ranked yet.")
@@ -101,10 +112,11 @@ def leaderboard_embed(
     you = _line(metric, mine, tr) if mine is not None else _not_ranked(metric, minimum, counted, tr)
     embed.add_field(name=tr.text("You"), value=you, inline=False)
     pages = max(1, -(-total // PAGE_SIZE))
+    over = tr.term(PERIOD_NAMES[period])
     embed.set_footer(
         text=tr.text(
             "{period} · page {page}/{pages} · {count} ranked",
-            period=tr.term(PERIOD_NAMES[period]),
+            period=f"{over} ({season})" if season else over,
             page=page + 1,
             pages=pages,
             count=total,

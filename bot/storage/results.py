@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
+from bot.periods import Window
 from bot.records import (
     GameRecord,
     GameSummary,
@@ -123,7 +124,7 @@ def _update_stats(connection: Connection, record: GameRecord, rate: Rater) -> No
 
 
 _STATS_COLUMNS = "user_id, name, games, wins, points, turns, best_turn, best_game, farkles, hot_dice, rating"
-_TOTALS = {"all": "player_stats", "30d": "player_recent"}
+_TABLES: dict[Period, str] = {"all": "player_stats", "30d": "player_recent"}
 _VALUE = {
     "rating": "rating",
     "wins": "wins",
@@ -131,6 +132,16 @@ _VALUE = {
     "best_turn": "best_turn",
     "points": "points",
 }
+
+
+def _totals(period: Period, window: Window | None) -> tuple[str, dict[str, float]]:
+    """Where a period's totals are read: a table kept up to date (all time, 30 days), or the games of the
+    calendar window (week, month, season: `window`) summed as they are read."""
+    if period in _TABLES:
+        return _TABLES[period], {}
+    if window is None:
+        raise ValueError(f"the {period} board needs its calendar window")
+    return f"({recent.WINDOW_TOTALS}) AS totals", {"since": window.since, "until": window.until}
 
 
 def _row(values: RowMapping) -> StatsRow:
@@ -146,6 +157,7 @@ def leaderboard(
     offset: int = 0,
     limit: int = 10,
     min_games: int = 1,
+    window: Window | None = None,
 ) -> tuple[list[Ranked], int]:
     """One page of the members with `min_games` counted games or more, in standard competition ranking
     ("1, 2, 2, 4"; ties listed by name), and the total.
@@ -154,10 +166,10 @@ def leaderboard(
     """
     if metric == "accuracy":
         return reviews.leaderboard(
-            connection, guild_id, period, offset=offset, limit=limit, min_games=min_games
+            connection, guild_id, period, offset=offset, limit=limit, min_games=min_games, window=window
         )
-    table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "min_games": min_games}
+    (table, window_params), value = _totals(period, window), _VALUE[metric]
+    params = {"guild": guild_id, "min_games": min_games, **window_params}
     rows = connection.execute(
         text(
             f"SELECT RANK() OVER (ORDER BY {value} DESC) AS rank, {_STATS_COLUMNS} FROM {table}"
@@ -181,12 +193,13 @@ def rank_of(
     period: Period,
     *,
     min_games: int = 1,
+    window: Window | None = None,
 ) -> Ranked | None:
     """The member's own line: their rank is one more than the members strictly ahead of them."""
     if metric == "accuracy":
-        return reviews.rank_of(connection, guild_id, user_id, period, min_games=min_games)
-    table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "user": user_id, "min_games": min_games}
+        return reviews.rank_of(connection, guild_id, user_id, period, min_games=min_games, window=window)
+    (table, window_params), value = _totals(period, window), _VALUE[metric]
+    params = {"guild": guild_id, "user": user_id, "min_games": min_games, **window_params}
     mine = (
         connection.execute(
             text(
@@ -210,14 +223,22 @@ def rank_of(
     return Ranked(1 + int(ahead), _row(mine))
 
 
-def counted_games(connection: Connection, guild_id: int, user_id: int, metric: Metric, period: Period) -> int:
+def counted_games(
+    connection: Connection,
+    guild_id: int,
+    user_id: int,
+    metric: Metric,
+    period: Period,
+    window: Window | None = None,
+) -> int:
     """How many of the member's games the board counts (rated games; reviewed ones for accuracy), ranked
     or not yet: what they have towards the board's minimum."""
     if metric == "accuracy":
-        return reviews.reviewed_games(connection, guild_id, user_id, period)
+        return reviews.reviewed_games(connection, guild_id, user_id, period, window)
+    table, window_params = _totals(period, window)
     games = connection.execute(
-        text(f"SELECT games FROM {_TOTALS[period]} WHERE guild_id = :guild AND user_id = :user"),
-        {"guild": guild_id, "user": user_id},
+        text(f"SELECT games FROM {table} WHERE guild_id = :guild AND user_id = :user"),
+        {"guild": guild_id, "user": user_id, **window_params},
     ).scalar()
     return int(games or 0)
 

@@ -12,9 +12,11 @@ from functools import partial
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
+from bot.periods import Window
 from bot.records import GameRecord, Period, Ranked, ReviewRow, StatsRow
 from bot.storage import ended
 from bot.storage.database import Database
+from bot.storage.recent import FOREVER
 
 RECENT_REVIEWS = 20  # `/farkle stats` averages a member's last this many reviewed games
 
@@ -36,10 +38,11 @@ _COUNTED = (
 )
 _BOARD = (
     f"SELECT r.user_id, MAX(p.name) AS name, COUNT(*) AS games, AVG(r.accuracy) AS accuracy {_COUNTED}"
-    " AND r.ended_at >= :since GROUP BY r.user_id HAVING COUNT(*) >= :min_games"
+    " AND r.ended_at >= :since AND r.ended_at < :until GROUP BY r.user_id HAVING COUNT(*) >= :min_games"
 )
-# The 30-day board's window is the one the other 30-day boards were last rebuilt for (`recent.refresh`).
-_SINCE = {
+# The 30-day board's window is the one the other 30-day boards were last rebuilt for (`recent.refresh`);
+# the calendar's boards (week, month, season) bind their window's bounds.
+_SINCE: dict[Period, str] = {
     "all": "-1e18",
     "30d": "COALESCE((SELECT since FROM recent_windows WHERE guild_id = :guild), 1e18)",
 }
@@ -92,17 +95,27 @@ def recent_accuracy(connection: Connection, guild_id: int, user_id: int) -> tupl
     return (float(average), int(games)) if games else None
 
 
-def reviewed_games(connection: Connection, guild_id: int, user_id: int, period: Period) -> int:
+def reviewed_games(
+    connection: Connection, guild_id: int, user_id: int, period: Period, window: Window | None = None
+) -> int:
     """How many reviewed games the accuracy board counts for the member, ranked or not yet."""
+    board, params = _board(guild_id, period, window, 0)
     games = connection.execute(
-        text(f"SELECT games FROM ({_board(period)}) AS board WHERE user_id = :user"),
-        {"guild": guild_id, "user": user_id, "min_games": 0},
+        text(f"SELECT games FROM ({board}) AS board WHERE user_id = :user"), {**params, "user": user_id}
     ).scalar()
     return int(games or 0)
 
 
-def _board(period: Period) -> str:
-    return _BOARD.replace(":since", _SINCE[period])
+def _board(
+    guild_id: int, period: Period, window: Window | None, min_games: int
+) -> tuple[str, dict[str, float | int]]:
+    """The accuracy board's query for a period, and its parameters."""
+    params: dict[str, float | int] = {"guild": guild_id, "min_games": min_games, "until": FOREVER}
+    if period in _SINCE:
+        return _BOARD.replace(":since", _SINCE[period]), params
+    if window is None:
+        raise ValueError(f"the {period} board needs its calendar window")
+    return _BOARD, {**params, "since": window.since, "until": window.until}
 
 
 def _ranked_row(values: RowMapping) -> StatsRow:
@@ -119,29 +132,36 @@ def leaderboard(
     offset: int = 0,
     limit: int = 10,
     min_games: int = 1,
+    window: Window | None = None,
 ) -> tuple[list[Ranked], int]:
     """One page of the accuracy board (ties share a rank, listed by name) and how many are ranked."""
-    params = {"guild": guild_id, "min_games": min_games}
+    board, params = _board(guild_id, period, window, min_games)
     rows = connection.execute(
         text(
             f"SELECT RANK() OVER (ORDER BY accuracy DESC) AS rank, user_id, name, games, accuracy"
-            f" FROM ({_board(period)}) AS board ORDER BY rank, name, user_id LIMIT :limit OFFSET :offset"
+            f" FROM ({board}) AS board ORDER BY rank, name, user_id LIMIT :limit OFFSET :offset"
         ),
         {**params, "limit": limit, "offset": offset},
     ).mappings()
     page = [Ranked(int(row["rank"]), _ranked_row(row)) for row in rows]
-    total = connection.execute(text(f"SELECT COUNT(*) FROM ({_board(period)}) AS board"), params).scalar_one()
+    total = connection.execute(text(f"SELECT COUNT(*) FROM ({board}) AS board"), params).scalar_one()
     return page, int(total)
 
 
 def rank_of(
-    connection: Connection, guild_id: int, user_id: int, period: Period, *, min_games: int = 1
+    connection: Connection,
+    guild_id: int,
+    user_id: int,
+    period: Period,
+    *,
+    min_games: int = 1,
+    window: Window | None = None,
 ) -> Ranked | None:
     """The member's line on the accuracy board: one more than the members strictly ahead."""
-    params = {"guild": guild_id, "min_games": min_games}
+    board, params = _board(guild_id, period, window, min_games)
     mine = (
         connection.execute(
-            text(f"SELECT * FROM ({_board(period)}) AS board WHERE user_id = :user"),
+            text(f"SELECT * FROM ({board}) AS board WHERE user_id = :user"),
             {**params, "user": user_id},
         )
         .mappings()
@@ -150,7 +170,7 @@ def rank_of(
     if mine is None:
         return None
     ahead = connection.execute(
-        text(f"SELECT COUNT(*) FROM ({_board(period)}) AS board WHERE accuracy > :value"),
+        text(f"SELECT COUNT(*) FROM ({board}) AS board WHERE accuracy > :value"),
         {**params, "value": mine["accuracy"]},
     ).scalar_one()
     return Ranked(1 + int(ahead), _ranked_row(mine))
