@@ -9,6 +9,7 @@ from typing import Literal
 
 SeasonLength = Literal["month", "quarter"]
 SEASON_LENGTHS: tuple[SeasonLength, ...] = ("month", "quarter")
+DEFAULT_SEASON: SeasonLength = "month"
 
 
 @dataclass(frozen=True)

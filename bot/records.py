@@ -179,6 +179,27 @@ class Ranked:
 
 
 @dataclass(frozen=True)
+class SeasonStanding:
+    """One line of a season's final standings, as kept."""
+
+    rank: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    rating: float
+
+
+@dataclass(frozen=True)
+class SeasonPlace:
+    """A season a member placed in: its key, their rank and how many members were ranked."""
+
+    season: str
+    rank: int
+    ranked: int
+
+
+@dataclass(frozen=True)
 class GameSummary:
     game_id: str
     channel_id: int

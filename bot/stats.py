@@ -6,7 +6,7 @@ privacy deletions and resets are one transaction each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from sqlalchemy.engine import Connection
@@ -15,11 +15,11 @@ from bot.clock import Clock
 from bot.engine import Game
 from bot.engine.review import GameReview
 from bot.periods import SeasonLength, Window, season_at, week_at
-from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
+from bot.records import GameSummary, Metric, Period, Ranked, SeasonPlace, StatsRow
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
 from bot.sessions.review import GameReviews, Played
-from bot.storage import Database, recent, results, reviews
+from bot.storage import Database, recent, results, reviews, seasons
 
 # Boards where a lucky first game would lead: they rank only members with the configured minimum.
 NEEDS_MINIMUM: frozenset[Metric] = frozenset({"win_rate", "accuracy"})
@@ -49,6 +49,7 @@ class Replayed:
 class MemberStats:
     row: StatsRow | None
     accuracy: tuple[float, int] | None  # average over the last reviewed games, and how many
+    seasons: list[SeasonPlace] = field(default_factory=list)  # the seasons they placed in, newest first
 
 
 class StatsService:
@@ -107,7 +108,8 @@ class StatsService:
     async def member(self, guild_id: int, user_id: int) -> MemberStats:
         def read(connection: Connection) -> MemberStats:
             row = results.member_stats(connection, guild_id, user_id)
-            return MemberStats(row, reviews.recent_accuracy(connection, guild_id, user_id))
+            accuracy = reviews.recent_accuracy(connection, guild_id, user_id)
+            return MemberStats(row, accuracy, seasons.placed(connection, guild_id, user_id))
 
         return await self._db.read(read)
 

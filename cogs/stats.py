@@ -27,6 +27,7 @@ from bot.render.stats import (
     METRIC_NAMES,
     PAGE_TEMPLATE,
     PERIOD_NAMES,
+    add_seasons,
     history_embed,
     leaderboard_embed,
     leaderboard_view,
@@ -66,7 +67,8 @@ class StatsCommands(commands.Cog):
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page)
+        season_length = await self.bot.config.season(guild_id)
+        shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page, season_length)
         season = shown.window.key if isinstance(shown.window, Season) else None
         tr = await self._server_tr(guild_id)
         embed = leaderboard_embed(
@@ -123,6 +125,7 @@ class StatsCommands(commands.Cog):
             member_stats = await self.bot.stats.member(scope, who.id)
             tr = await self._server_tr(scope)
             embed = stats_embed(who.display_name, member_stats.row, tr, member_stats.accuracy)
+            add_seasons(embed, member_stats.seasons, tr)
         add_profile(embed, await self.bot.daily.profile(who.id), tr)
         await interaction.response.send_message(embed=embed)
 

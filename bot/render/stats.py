@@ -9,7 +9,7 @@ import discord
 from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
-from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
+from bot.records import GameSummary, Metric, Period, Ranked, SeasonPlace, SeasonStanding, StatsRow
 from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
 from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, rules_name
@@ -194,6 +194,33 @@ def stats_embed(
     }
     for label, value in values.items():
         embed.add_field(name=tr.term(label), value=value, inline=True)
+    return embed
+
+
+def add_seasons(embed: discord.Embed, places: list[SeasonPlace], tr: Translator) -> None:
+    """The seasons a member placed in, newest first, under their numbers."""
+    if not places:
+        return
+    lines = [
+        tr.text("{season} · #{rank} of {ranked}", season=p.season, rank=p.rank, ranked=tr.number(p.ranked))
+        for p in places
+    ]
+    embed.add_field(name=tr.text("Seasons"), value="\n".join(lines), inline=False)
+
+
+def season_embed(season: str, standings: list[SeasonStanding], tr: Translator) -> discord.Embed:
+    """A season's final standings, posted once when it ends: ranked by rating at its end, among the
+    members with a rated game in it."""
+    embed = discord.Embed(title=tr.text("🏁 Season {season}: final standings", season=season), colour=GOLD)
+    lines = [
+        f"**{s.rank}.** {capped_name(s.name)} · {tr.number(round(s.rating))} · "
+        + tr.plural("{count} rated game", "{count} rated games", s.games)
+        for s in standings
+    ]
+    embed.description = "\n".join(lines) or tr.text("Nobody played a rated game this season.")
+    embed.set_footer(
+        text=tr.text("Ranked by rating at the season's end, among members with a rated game in it")
+    )
     return embed
 
 

@@ -22,7 +22,7 @@ from bot.records import (
     Rating,
     StatsRow,
 )
-from bot.storage import achievements, daily, recent, reviews
+from bot.storage import achievements, daily, recent, reviews, seasons
 from bot.storage.ended import PLAYER_COLUMNS
 
 FORGOTTEN = "Forgotten player"
@@ -331,13 +331,14 @@ def archived_game(connection: Connection, guild_id: int, game_id: str) -> Archiv
 
 
 def forget_member(connection: Connection, user_id: int) -> None:
-    """Privacy: drop the member's statistics, daily attempts and achievements everywhere and replace their
-    name in past games.
+    """Privacy: drop the member's statistics, season standings, daily attempts and achievements everywhere
+    and replace their name in past games.
 
     The seat keeps its id so archived games still replay; `forgotten` keeps it out of every ranking.
     """
     connection.execute(text("DELETE FROM player_stats WHERE user_id = :user"), {"user": user_id})
     recent.forget(connection, user_id)
+    seasons.forget(connection, user_id)
     daily.forget(connection, user_id)
     achievements.forget(connection, user_id)
     connection.execute(
