@@ -25,6 +25,7 @@ from bot.i18n import CommandTranslator, for_member, translators
 from bot.memory import release_memory
 from bot.ratings import rate_game
 from bot.render.dice import KEYCAP_ART, DiceArt
+from bot.seasons import SeasonKeeper
 from bot.sessions.achievements import AchievementKeeper
 from bot.sessions.daily import DailyManager
 from bot.sessions.manager import SessionManager
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 
 # Extensions loaded at start-up (add new cogs here), the board edge first: the others hand it their
 # outcomes. Mixin modules in cogs/ are imported by them. Each registers its own persistent buttons.
-EXTENSIONS = ("cogs.board", "cogs.farkle", "cogs.config")
+EXTENSIONS = ("cogs.board", "cogs.farkle", "cogs.config", "cogs.seasons")
 # How long a shutdown waits, in all, for interactions being answered, their follow-ups and the game-events
 # stream's subscribers (Docker allows 10 s by default before it kills the process).
 DRAIN_SECONDS = 8.0
@@ -138,6 +139,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._achievements: AchievementKeeper | None = None
         self._reviews: GameReviews | None = None
         self._tournaments: Tournaments | None = None
+        self._seasons: SeasonKeeper | None = None
         self._answering: set[asyncio.Task[Any]] = set()
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
@@ -176,6 +178,12 @@ class FarkleBot(commands.AutoShardedBot):
         if self._daily is None:
             raise RuntimeError("The daily challenge starts in setup_hook; it is not available before login.")
         return self._daily
+
+    @property
+    def seasons(self) -> SeasonKeeper:
+        if self._seasons is None:
+            raise RuntimeError("Seasons start in setup_hook; they are not available before login.")
+        return self._seasons
 
     @property
     def achievements(self) -> AchievementKeeper:
@@ -222,6 +230,7 @@ class FarkleBot(commands.AutoShardedBot):
         )
         self._tournaments.on_champion(self._achievements.award_champion)
         self._stats.also_forget(self._tournaments.forget)
+        self._seasons = SeasonKeeper(self._db, self.clock, self.settings.owns_guild)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self.dice_art = await load_dice_art(self, create=self.owns_application_setup)
@@ -242,6 +251,7 @@ class FarkleBot(commands.AutoShardedBot):
                 len(restored.behind),
                 len(restored.unreadable),
             )
+        await self._seasons.start()  # after the extensions: the seasons cog posts
         if self.owns_application_setup:
             await self.sync_commands_if_changed()
         # The presets' tables ship in the package: every shard process loads them at once.
@@ -360,6 +370,8 @@ class FarkleBot(commands.AutoShardedBot):
             self._awaiting_art.cancel()
         if self._tournaments is not None:
             await self._tournaments.close()
+        if self._seasons is not None:
+            await self._seasons.close()
         if self._sessions is not None:
             await self._sessions.close(drain=left())
         if self._reviews is not None:

@@ -19,6 +19,7 @@ from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset, U
 from bot.engine.messages import N_, Listing, Message, Param
 from bot.engine.rules import ON_OR_OFF
 from bot.engine.values import number, switch, typed
+from bot.periods import DEFAULT_SEASON, SEASON_LENGTHS, SeasonLength
 from bot.render.config import DEFAULTS, DELETED, EVERYTHING, RULES, SAVED_RULESET
 from bot.render.language import LANGUAGES
 from bot.render.words import echo, typed_words
@@ -47,6 +48,8 @@ class SettingSpec:
 
 AUTO = "auto"  # the language setting that follows the server's own locale
 LANGUAGE_CHOICES = (AUTO, *LANGUAGES)
+NOWHERE = "none"  # no channel: a season ends without a post
+_CHANNEL = re.compile(r"^(?:<#([0-9]{1,20})>|([0-9]{1,20}))$")
 
 SETTINGS: Mapping[str, SettingSpec] = {
     spec.name: spec
@@ -78,6 +81,18 @@ SETTINGS: Mapping[str, SettingSpec] = {
             N_("The language of boards and results; auto follows the server's locale."),
             Listing(LANGUAGE_CHOICES),
             LANGUAGE_CHOICES,
+        ),
+        SettingSpec(
+            "season",
+            N_("How long a season lasts (leaderboards of the season, final standings when it ends)."),
+            Listing(SEASON_LENGTHS),
+            SEASON_LENGTHS,
+        ),
+        SettingSpec(
+            "season_channel",
+            N_("The channel where a season's final standings are posted when it ends; none: no post."),
+            Message("a channel (#name) or {none}", none=NOWHERE),
+            (NOWHERE,),
         ),
     )
 }
@@ -127,6 +142,8 @@ class GuildConfig:
     ruleset: Ruleset
     table: TableSettings
     threads: bool
+    season: SeasonLength = DEFAULT_SEASON
+    season_channel: int | None = None
 
 
 @dataclass(frozen=True)
@@ -150,7 +167,8 @@ def _describe(config: GuildConfig) -> str:
     return (
         f"{config.ruleset.name} rules, turn {table.turn_timeout} s, lobby {table.lobby_timeout} s, "
         f"hints {typed_words(table.hints)}, threads {typed_words(config.threads)}, "
-        f"language {table.language or AUTO}, live odds {typed_words(table.live_odds)}"
+        f"language {table.language or AUTO}, live odds {typed_words(table.live_odds)}, "
+        f"season {config.season}, season channel {_setting_words('season_channel', config.season_channel)}"
     )
 
 
@@ -165,6 +183,10 @@ class ConfigService:
 
     async def get(self, guild_id: int) -> GuildConfig:
         return self._config(await self._store.load(guild_id))
+
+    async def season(self, guild_id: int) -> SeasonLength:
+        """How long the server's seasons last, for its season boards."""
+        return (await self.get(guild_id)).season
 
     async def language(self, guild_id: int) -> str | None:
         """The server's `language` setting alone (no rules parsed), for public messages outside games."""
@@ -337,11 +359,14 @@ class ConfigService:
                 live_odds=row.live_odds if row.live_odds is not None else True,
             ),
             threads=bool(row.threads),
+            season=next((length for length in SEASON_LENGTHS if length == row.season), DEFAULT_SEASON),
+            season_channel=row.season_channel,
         )
 
     @staticmethod
     def _setting(config: GuildConfig, field: str) -> Any:
-        return config.threads if field == "threads" else getattr(config.table, field)
+        on_config = field in ("threads", "season", "season_channel")
+        return getattr(config, field) if on_config else getattr(config.table, field)
 
     @staticmethod
     def _parse(text: str) -> Ruleset | None:
@@ -357,17 +382,34 @@ def _setting_words(field: str, value: object) -> str:
     """A value as admins type it: on/off, numbers, a language code or auto."""
     if field == "language":
         return str(value or AUTO)
+    if field == "season_channel":
+        return f"<#{value}>" if value else NOWHERE
+    if field == "season":
+        return str(value)
     return typed_words(value)
 
 
 def _parse_setting(spec: SettingSpec, raw: str) -> int | bool | str | None:
-    """The typed value as stored: seconds, on/off, or a language code (None for auto)."""
+    """The typed value as stored: seconds, on/off, a language code (None for auto), a season's length or
+    a channel id (None for none)."""
     refused = UserFacingError(Message("{option} takes {allowed}.", option=spec.name, allowed=spec.allowed))
     if spec.choices == LANGUAGE_CHOICES:
         code = next((c for c in LANGUAGE_CHOICES if c.lower() == typed(raw)), None)
         if code is None:
             raise refused
         return None if code == AUTO else code
+    if spec.choices == SEASON_LENGTHS:
+        length = next((length for length in SEASON_LENGTHS if length == typed(raw)), None)
+        if length is None:
+            raise refused
+        return length
+    if spec.name == "season_channel":
+        channel = _CHANNEL.match(raw.strip())
+        if typed(raw) == NOWHERE:
+            return None
+        if channel is None:
+            raise refused
+        return int(channel[1] or channel[2])
     if spec.bounds is None:
         on = switch(raw)
         if on is None:

@@ -143,7 +143,8 @@ class Rater(Protocol):
 # ---------------------------------------------------------------------- results, as read back
 
 Metric = Literal["rating", "wins", "win_rate", "best_turn", "points", "accuracy", "skill"]
-Period = Literal["all", "30d"]
+Period = Literal["all", "30d", "week", "month", "season"]  # the last three: the calendar's current one
+PERIODS: tuple[Period, ...] = ("all", "30d", "week", "month", "season")
 METRICS: tuple[Metric, ...] = ("rating", "wins", "win_rate", "best_turn", "points", "accuracy", "skill")
 
 
@@ -176,6 +177,27 @@ class StatsRow:
 class Ranked:
     rank: int
     row: StatsRow
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    """One line of a season's final standings, as kept."""
+
+    rank: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    rating: float
+
+
+@dataclass(frozen=True)
+class SeasonPlace:
+    """A season a member placed in: its key, their rank and how many members were ranked."""
+
+    season: str
+    rank: int
+    ranked: int
 
 
 @dataclass(frozen=True)

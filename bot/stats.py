@@ -7,7 +7,7 @@ privacy deletions and resets are one transaction each.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from sqlalchemy.engine import Connection
@@ -15,11 +15,12 @@ from sqlalchemy.engine import Connection
 from bot.clock import Clock
 from bot.engine import Game
 from bot.engine.review import GameReview
-from bot.records import SKILL_MINIMUM, GameSummary, Metric, Period, Ranked, StatsRow
+from bot.periods import SeasonLength, Window, season_at, week_at
+from bot.records import SKILL_MINIMUM, GameSummary, Metric, Period, Ranked, SeasonPlace, StatsRow
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
 from bot.sessions.review import GameReviews, Played
-from bot.storage import Database, recent, results, reviews, tournaments
+from bot.storage import Database, recent, results, reviews, seasons, tournaments
 
 # Boards where a lucky first game would lead: they rank only members with the configured minimum.
 NEEDS_MINIMUM: frozenset[Metric] = frozenset({"win_rate", "accuracy"})
@@ -35,6 +36,7 @@ class Standings:
     mine: Ranked | None  # the asking member's own line, wherever they rank
     minimum: int  # counted games a member needs to be ranked (rated ones; reviewed ones for accuracy)
     counted: int  # the asking member's counted games, ranked or not
+    window: Window | None = None  # the calendar's week, month or season shown (a `Season` for seasons)
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class MemberStats:
     row: StatsRow | None
     accuracy: tuple[float, int] | None  # average over the last reviewed games, and how many
     skill: tuple[float, int] | None = None  # mean chance given away over the last decisions, how many
+    seasons: list[SeasonPlace] = field(default_factory=list)  # the seasons they placed in, newest first
 
 
 class StatsService:
@@ -60,12 +63,28 @@ class StatsService:
         self._reviews = reviews
         self._also_forget: list[Callable[[int, str], Awaitable[None]]] = []
 
+    def window(self, period: Period, season: SeasonLength) -> Window | None:
+        """The calendar's current week, month or season (None: all time and the last 30 days)."""
+        now = self._clock.now()
+        if period == "week":
+            return week_at(now)
+        if period in ("month", "season"):
+            return season_at(now, "month" if period == "month" else season)
+        return None
+
     async def leaderboard(
-        self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
+        self,
+        guild_id: int,
+        user_id: int,
+        metric: Metric,
+        period: Period,
+        page: int,
+        season: SeasonLength = "month",
     ) -> Standings:
+        """One page of a board; `season` is how long the server's seasons last."""
         if period == "30d":
             await recent.refresh(self._db, guild_id, self._clock.now())
-        min_games = self.minimum(metric)
+        min_games, window = self.minimum(metric), self.window(period, season)
 
         def read(connection: Connection) -> Standings:
             rows, total = results.leaderboard(
@@ -76,10 +95,13 @@ class StatsService:
                 offset=page * PAGE_SIZE,
                 limit=PAGE_SIZE,
                 min_games=min_games,
+                window=window,
             )
-            mine = results.rank_of(connection, guild_id, user_id, metric, period, min_games=min_games)
-            counted = results.counted_games(connection, guild_id, user_id, metric, period)
-            return Standings(metric, period, page, rows, total, mine, min_games, counted)
+            mine = results.rank_of(
+                connection, guild_id, user_id, metric, period, min_games=min_games, window=window
+            )
+            counted = results.counted_games(connection, guild_id, user_id, metric, period, window)
+            return Standings(metric, period, page, rows, total, mine, min_games, counted, window)
 
         return await self._db.read(read)
 
@@ -93,7 +115,8 @@ class StatsService:
         def read(connection: Connection) -> MemberStats:
             row = results.member_stats(connection, guild_id, user_id)
             accuracy = reviews.recent_accuracy(connection, guild_id, user_id)
-            return MemberStats(row, accuracy, reviews.recent_skill(connection, guild_id, user_id))
+            skill = reviews.recent_skill(connection, guild_id, user_id)
+            return MemberStats(row, accuracy, skill, seasons.placed(connection, guild_id, user_id))
 
         return await self._db.read(read)
 

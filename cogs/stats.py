@@ -18,7 +18,8 @@ from discord.ext import commands
 
 from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.i18n import for_member
-from bot.records import METRICS, Metric, Period
+from bot.periods import Season
+from bot.records import METRICS, PERIODS, Metric, Period
 from bot.render.daily import add_profile
 from bot.render.language import Translator
 from bot.render.review import replay_marks
@@ -26,6 +27,7 @@ from bot.render.stats import (
     METRIC_NAMES,
     PAGE_TEMPLATE,
     PERIOD_NAMES,
+    add_seasons,
     history_embed,
     leaderboard_embed,
     leaderboard_view,
@@ -50,6 +52,10 @@ SCOPE_CHOICES = [
 ]
 
 
+def _period(typed: str) -> Period:
+    return next((period for period in PERIODS if period == typed), "all")
+
+
 class StatsCommands(commands.Cog):
     bot: FarkleBot
     public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
@@ -61,7 +67,9 @@ class StatsCommands(commands.Cog):
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page)
+        season_length = await self.bot.config.season(guild_id)
+        shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page, season_length)
+        season = shown.window.key if isinstance(shown.window, Season) else None
         tr = await self._server_tr(guild_id)
         embed = leaderboard_embed(
             metric,
@@ -73,13 +81,14 @@ class StatsCommands(commands.Cog):
             tr,
             minimum=shown.minimum,
             counted=shown.counted,
+            season=season,
         )
         return embed, leaderboard_view(metric, period, page, shown.total, tr)
 
     @app_commands.command(description=locale_str("This server's best Farkle players"))
     @app_commands.describe(
         metric=locale_str("What to rank by (default: rating)"),
-        period=locale_str("All time or the last 30 days"),
+        period=locale_str("All time (default), the last 30 days, this week, this month or this season"),
     )
     @app_commands.choices(metric=METRIC_CHOICES, period=PERIOD_CHOICES)
     async def leaderboard(
@@ -89,7 +98,7 @@ class StatsCommands(commands.Cog):
         period: app_commands.Choice[str] | None = None,
     ) -> None:
         ranked_by: Metric = metric.value if metric and metric.value in METRICS else "rating"
-        over: Period = "30d" if period and period.value == "30d" else "all"
+        over = _period(period.value if period else "all")
         embed, view = await self._leaderboard_page(
             board_scope(interaction), interaction.user.id, ranked_by, over, 0
         )
@@ -118,6 +127,7 @@ class StatsCommands(commands.Cog):
             embed = stats_embed(
                 who.display_name, member_stats.row, tr, member_stats.accuracy, skill=member_stats.skill
             )
+            add_seasons(embed, member_stats.seasons, tr)
         add_profile(embed, await self.bot.daily.profile(who.id), tr)
         await interaction.response.send_message(embed=embed)
 
@@ -204,8 +214,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_T
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
         metric = match["metric"] if match["metric"] in METRICS else "rating"
-        period: Period = "30d" if match["period"] == "30d" else "all"
-        return cls(metric, period, int(match["page"]), match["which"])
+        return cls(metric, _period(match["period"]), int(match["page"]), match["which"])
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Only a button press turns the page: a select payload carrying this id was forged."""

@@ -148,7 +148,8 @@ async def test_reset_restores_defaults_and_keeps_saved_rulesets(service: ConfigS
     await service.save_named(GUILD, ANA, "pig")
     change = await service.reset(GUILD, ANA)
     assert change.old == (
-        "pig rules, turn 300 s, lobby 600 s, hints on, threads off, language auto, live odds on"
+        "pig rules, turn 300 s, lobby 600 s, hints on, threads off, language auto, live odds on, "
+        "season month, season channel none"
     )
     config = await service.get(GUILD)
     assert config.ruleset is Ruleset.preset("box") and config.table.turn_timeout == 90
@@ -200,3 +201,21 @@ async def test_live_odds_are_on_by_default_and_a_server_turns_them_off(service: 
     assert (await service.get(GUILD)).table.live_odds is False
     with pytest.raises(UserFacingError, match="live_odds takes"):
         await service.set_option(GUILD, ANA, "live_odds", "sometimes")
+
+
+async def test_the_season_and_its_channel_are_server_settings(service: ConfigService) -> None:
+    """A season is a month unless an admin chooses a quarter; its standings go to a channel, or nowhere."""
+    assert (await service.get(GUILD)).season == "month"
+    assert (await service.get(GUILD)).season_channel is None
+    changed = await service.set_option(GUILD, ANA, "season", "Quarter")
+    assert (changed.old, changed.new, changed.config.season) == ("month", "quarter", "quarter")
+    changed = await service.set_option(GUILD, ANA, "season_channel", "<#1234>")
+    assert (changed.old, changed.new, changed.config.season_channel) == ("none", "<#1234>", 1234)
+    assert (await service.get(GUILD)).season_channel == 1234
+    for bad in ("year", "weekly"):
+        with pytest.raises(UserFacingError, match="season takes month or quarter"):
+            await service.set_option(GUILD, ANA, "season", bad)
+    with pytest.raises(UserFacingError, match=r"season_channel takes a channel \(#name\) or none"):
+        await service.set_option(GUILD, ANA, "season_channel", "general")
+    changed = await service.set_option(GUILD, ANA, "season_channel", "none")
+    assert changed.config.season_channel is None and changed.new == "none"

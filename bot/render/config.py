@@ -36,6 +36,10 @@ class ConfigShown(Protocol):
     def table(self) -> TableSettings: ...
     @property
     def threads(self) -> bool: ...
+    @property
+    def season(self) -> str: ...
+    @property
+    def season_channel(self) -> int | None: ...
 
 
 class ChangeShown(Protocol):
@@ -80,6 +84,8 @@ def config_embed(config: ConfigShown, saved: list[str], tr: Translator) -> disco
                 f"• threads: {typed_words(config.threads)}",
                 f"• language: {table.language or 'auto'}",
                 f"• live_odds: {typed_words(table.live_odds)}",
+                f"• season: {config.season}",
+                f"• season_channel: {f'<#{config.season_channel}>' if config.season_channel else 'none'}",
             )
         ),
         inline=False,

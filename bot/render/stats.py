@@ -9,7 +9,7 @@ import discord
 from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
-from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
+from bot.records import GameSummary, Metric, Period, Ranked, SeasonPlace, SeasonStanding, StatsRow
 from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
 from bot.render.review import skill_board_value, skill_qualifying, skill_value
@@ -25,9 +25,18 @@ METRIC_NAMES: dict[Metric, str] = {
     "accuracy": N_("Accuracy"),
     "skill": N_("Skill"),
 }
-PERIOD_NAMES: dict[Period, str] = {"all": N_("all time"), "30d": N_("last 30 days")}
+PERIOD_NAMES: dict[Period, str] = {
+    "all": N_("all time"),
+    "30d": N_("last 30 days"),
+    "week": N_("this week"),
+    "month": N_("this month"),
+    "season": N_("this season"),
+}
 # At most a million pages: a forged id with a bigger page matches nothing, so it is ignored.
-PAGE_TEMPLATE = r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d):(?P<page>[0-9]{1,6}):(?P<which>prev|next)"
+PAGE_TEMPLATE = (
+    r"farkle-lb:(?P<metric>[a-z_]+):(?P<period>all|30d|week|month|season):(?P<page>[0-9]{1,6}):"
+    r"(?P<which>prev|next)"
+)
 
 
 def metric_value(metric: Metric, row: StatsRow, tr: Translator) -> str:
@@ -100,8 +109,10 @@ def leaderboard_embed(
     *,
     minimum: int,
     counted: int,
+    season: str | None = None,
 ) -> discord.Embed:
-    """A page of a board; its minimum and what it counts under the lines, the asker's rank or progress."""
+    """A page of a board; its minimum and what it counts under the lines, the asker's rank or progress;
+    `season` names the season a season board shows."""
     title = tr.text("🏆 Farkle leaderboard · {metric}", metric=tr.term(METRIC_NAMES[metric]))
     embed = discord.Embed(title=title, colour=GOLD)
     lines = "\n".join(_line(metric, r, tr) for r in rows) or tr.text("Nobody is ranked yet.")
@@ -109,10 +120,11 @@ def leaderboard_embed(
     you = _line(metric, mine, tr) if mine is not None else _not_ranked(metric, minimum, counted, tr)
     embed.add_field(name=tr.text("You"), value=you, inline=False)
     pages = max(1, -(-total // PAGE_SIZE))
+    over = tr.term(PERIOD_NAMES[period])
     embed.set_footer(
         text=tr.text(
             "{period} · page {page}/{pages} · {count} ranked",
-            period=tr.term(PERIOD_NAMES[period]),
+            period=f"{over} ({season})" if season else over,
             page=page + 1,
             pages=pages,
             count=total,
@@ -192,6 +204,33 @@ def stats_embed(
     }
     for label, value in values.items():
         embed.add_field(name=tr.term(label), value=value, inline=True)
+    return embed
+
+
+def add_seasons(embed: discord.Embed, places: list[SeasonPlace], tr: Translator) -> None:
+    """The seasons a member placed in, newest first, under their numbers."""
+    if not places:
+        return
+    lines = [
+        tr.text("{season} · #{rank} of {ranked}", season=p.season, rank=p.rank, ranked=tr.number(p.ranked))
+        for p in places
+    ]
+    embed.add_field(name=tr.text("Seasons"), value="\n".join(lines), inline=False)
+
+
+def season_embed(season: str, standings: list[SeasonStanding], tr: Translator) -> discord.Embed:
+    """A season's final standings, posted once when it ends: ranked by rating at its end, among the
+    members with a rated game in it."""
+    embed = discord.Embed(title=tr.text("🏁 Season {season}: final standings", season=season), colour=GOLD)
+    lines = [
+        f"**{s.rank}.** {capped_name(s.name)} · {tr.number(round(s.rating))} · "
+        + tr.plural("{count} rated game", "{count} rated games", s.games)
+        for s in standings
+    ]
+    embed.description = "\n".join(lines) or tr.text("Nobody played a rated game this season.")
+    embed.set_footer(
+        text=tr.text("Ranked by rating at the season's end, among members with a rated game in it")
+    )
     return embed
 
 

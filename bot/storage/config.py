@@ -13,7 +13,17 @@ from sqlalchemy.engine import Connection
 
 from bot.storage.database import Database
 
-_COLUMNS = ("rules", "turn_timeout", "lobby_timeout", "hints", "threads", "language", "live_odds")
+_COLUMNS = (
+    "rules",
+    "turn_timeout",
+    "lobby_timeout",
+    "hints",
+    "threads",
+    "language",
+    "live_odds",
+    "season",
+    "season_channel",
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,8 @@ class ConfigRow:
     threads: bool | None = None
     language: str | None = None
     live_odds: bool | None = None
+    season: str | None = None  # how long a season lasts: "month", "quarter"
+    season_channel: int | None = None  # where a season's final standings are posted
 
 
 @dataclass(frozen=True)
@@ -46,10 +58,9 @@ def _flag(value: object) -> bool | None:
 _LOAD = text(f"SELECT {', '.join(_COLUMNS)} FROM guild_config WHERE guild_id = :guild")
 _UPSERT = text(
     f"INSERT INTO guild_config (guild_id, {', '.join(_COLUMNS)}, updated_at)"
-    " VALUES (:guild, :rules, :turn_timeout, :lobby_timeout, :hints, :threads, :language, :live_odds, :at)"
-    " ON CONFLICT (guild_id) DO UPDATE SET rules = excluded.rules, turn_timeout = excluded.turn_timeout,"
-    " lobby_timeout = excluded.lobby_timeout, hints = excluded.hints, threads = excluded.threads,"
-    " language = excluded.language, live_odds = excluded.live_odds, updated_at = excluded.updated_at"
+    f" VALUES (:guild, {', '.join(':' + column for column in _COLUMNS)}, :at)"
+    " ON CONFLICT (guild_id) DO UPDATE SET "
+    + ", ".join(f"{column} = excluded.{column}" for column in (*_COLUMNS, "updated_at"))
 )
 _LOG = text(
     "INSERT INTO config_audit (guild_id, user_id, user_name, what, old_value, new_value, at)"
@@ -79,7 +90,9 @@ class SqlConfigStore:
         row = await self._db.read(lambda c: c.execute(_LOAD, {"guild": guild_id}).first())
         if row is None:
             return ConfigRow()
-        return ConfigRow(row[0], row[1], row[2], _flag(row[3]), _flag(row[4]), row[5], _flag(row[6]))
+        return ConfigRow(
+            row[0], row[1], row[2], _flag(row[3]), _flag(row[4]), row[5], _flag(row[6]), row[7], row[8]
+        )
 
     async def save(self, guild_id: int, row: ConfigRow, entry: AuditEntry) -> None:
         """Replace the server's overrides and log the change, both or neither."""

@@ -44,19 +44,27 @@ _CLAIM_WINDOW = text(
     "INSERT INTO recent_windows (guild_id, since, built_at) VALUES (:guild, :since, :now)"
     " ON CONFLICT (guild_id) DO UPDATE SET since = excluded.since, built_at = excluded.built_at"
 )
-_REBUILD = text(
-    f"INSERT INTO player_recent (guild_id, user_id, name, {_TOTALS}, rating)"
-    " SELECT :guild, gp.user_id, MAX(gp.name), COUNT(*), SUM(gp.won), SUM(gp.points), SUM(gp.turns),"
-    " MAX(gp.best_turn), MAX(gp.final_bank), SUM(gp.farkles), SUM(gp.hot_dice), COALESCE(MAX(ps.rating), 0)"
+# Each member's totals over a server's rated games that ended in [:since, :until), with their current
+# rating: the 30-day totals are rebuilt from it, and the week, month and season boards read it directly.
+WINDOW_TOTALS = (
+    "SELECT g.guild_id AS guild_id, gp.user_id AS user_id, MAX(gp.name) AS name, COUNT(*) AS games,"
+    " SUM(gp.won) AS wins, SUM(gp.points) AS points, SUM(gp.turns) AS turns, MAX(gp.best_turn) AS best_turn,"
+    " MAX(gp.final_bank) AS best_game, SUM(gp.farkles) AS farkles, SUM(gp.hot_dice) AS hot_dice,"
+    " COALESCE(MAX(ps.rating), 0) AS rating"
     # CROSS JOIN: SQLite starts from the window's games (its covering index), PostgreSQL plans freely.
     " FROM games g CROSS JOIN game_players gp"
     " LEFT JOIN player_stats ps ON ps.guild_id = g.guild_id AND ps.user_id = gp.user_id"
     " WHERE gp.game_id = g.game_id AND g.guild_id = :guild AND g.counted = 1 AND gp.computer IS NULL"
     " AND gp.forgotten = 0"
-    " AND g.ended_at >= :since"
+    " AND g.ended_at >= :since AND g.ended_at < :until"
     " AND g.ended_at > COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), 0)"
-    " GROUP BY gp.user_id"
+    " GROUP BY g.guild_id, gp.user_id"
 )
+_REBUILD = text(
+    f"INSERT INTO player_recent (guild_id, user_id, name, {_TOTALS}, rating)"
+    f" SELECT guild_id, user_id, name, {_TOTALS}, rating FROM ({WINDOW_TOTALS}) AS totals"
+)
+FOREVER = 1e18  # an open end of a window
 
 
 def add_game(connection: Connection, record: GameRecord) -> None:
@@ -92,7 +100,7 @@ def _rebuild(guild_id: int, now: float, connection: Connection) -> None:
     since = now - THIRTY_DAYS
     connection.execute(_CLAIM_WINDOW, {"guild": guild_id, "since": since, "now": now})
     connection.execute(text("DELETE FROM player_recent WHERE guild_id = :guild"), {"guild": guild_id})
-    connection.execute(_REBUILD, {"guild": guild_id, "since": since})
+    connection.execute(_REBUILD, {"guild": guild_id, "since": since, "until": FOREVER})
 
 
 def forget(connection: Connection, user_id: int) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
+from bot.periods import Window
 from bot.records import (
     GameRecord,
     GameSummary,
@@ -21,7 +22,7 @@ from bot.records import (
     Rating,
     StatsRow,
 )
-from bot.storage import achievements, daily, recent, reviews
+from bot.storage import achievements, daily, recent, reviews, seasons
 from bot.storage.ended import PLAYER_COLUMNS
 
 FORGOTTEN = "Forgotten player"
@@ -123,7 +124,7 @@ def _update_stats(connection: Connection, record: GameRecord, rate: Rater) -> No
 
 
 _STATS_COLUMNS = "user_id, name, games, wins, points, turns, best_turn, best_game, farkles, hot_dice, rating"
-_TOTALS = {"all": "player_stats", "30d": "player_recent"}
+_TABLES: dict[Period, str] = {"all": "player_stats", "30d": "player_recent"}
 _VALUE = {
     "rating": "rating",
     "wins": "wins",
@@ -131,6 +132,16 @@ _VALUE = {
     "best_turn": "best_turn",
     "points": "points",
 }
+
+
+def _totals(period: Period, window: Window | None) -> tuple[str, dict[str, float]]:
+    """Where a period's totals are read: a table kept up to date (all time, 30 days), or the games of the
+    calendar window (week, month, season: `window`) summed as they are read."""
+    if period in _TABLES:
+        return _TABLES[period], {}
+    if window is None:
+        raise ValueError(f"the {period} board needs its calendar window")
+    return f"({recent.WINDOW_TOTALS}) AS totals", {"since": window.since, "until": window.until}
 
 
 def _row(values: RowMapping) -> StatsRow:
@@ -146,6 +157,7 @@ def leaderboard(
     offset: int = 0,
     limit: int = 10,
     min_games: int = 1,
+    window: Window | None = None,
 ) -> tuple[list[Ranked], int]:
     """One page of the members with `min_games` counted games or more, in standard competition ranking
     ("1, 2, 2, 4"; ties listed by name), and the total.
@@ -154,10 +166,17 @@ def leaderboard(
     """
     if metric in ("accuracy", "skill"):  # boards of reviewed games (`reviews.py`)
         return reviews.leaderboard(
-            connection, guild_id, period, metric=metric, offset=offset, limit=limit, min_games=min_games
+            connection,
+            guild_id,
+            period,
+            metric=metric,
+            offset=offset,
+            limit=limit,
+            min_games=min_games,
+            window=window,
         )
-    table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "min_games": min_games}
+    (table, window_params), value = _totals(period, window), _VALUE[metric]
+    params = {"guild": guild_id, "min_games": min_games, **window_params}
     rows = connection.execute(
         text(
             f"SELECT RANK() OVER (ORDER BY {value} DESC) AS rank, {_STATS_COLUMNS} FROM {table}"
@@ -181,12 +200,15 @@ def rank_of(
     period: Period,
     *,
     min_games: int = 1,
+    window: Window | None = None,
 ) -> Ranked | None:
     """The member's own line: their rank is one more than the members strictly ahead of them."""
     if metric in ("accuracy", "skill"):
-        return reviews.rank_of(connection, guild_id, user_id, period, metric=metric, min_games=min_games)
-    table, value = _TOTALS[period], _VALUE[metric]
-    params = {"guild": guild_id, "user": user_id, "min_games": min_games}
+        return reviews.rank_of(
+            connection, guild_id, user_id, period, metric=metric, min_games=min_games, window=window
+        )
+    (table, window_params), value = _totals(period, window), _VALUE[metric]
+    params = {"guild": guild_id, "user": user_id, "min_games": min_games, **window_params}
     mine = (
         connection.execute(
             text(
@@ -210,16 +232,24 @@ def rank_of(
     return Ranked(1 + int(ahead), _row(mine))
 
 
-def counted_games(connection: Connection, guild_id: int, user_id: int, metric: Metric, period: Period) -> int:
+def counted_games(
+    connection: Connection,
+    guild_id: int,
+    user_id: int,
+    metric: Metric,
+    period: Period,
+    window: Window | None = None,
+) -> int:
     """How many of the member's games the board counts (rated games; reviewed ones for accuracy), ranked
     or not yet: what they have towards the board's minimum."""
     if metric == "accuracy":
-        return reviews.reviewed_games(connection, guild_id, user_id, period)
+        return reviews.reviewed_games(connection, guild_id, user_id, period, window)
     if metric == "skill":
-        return reviews.skill_decisions(connection, guild_id, user_id, period)
+        return reviews.skill_decisions(connection, guild_id, user_id, period, window)
+    table, window_params = _totals(period, window)
     games = connection.execute(
-        text(f"SELECT games FROM {_TOTALS[period]} WHERE guild_id = :guild AND user_id = :user"),
-        {"guild": guild_id, "user": user_id},
+        text(f"SELECT games FROM {table} WHERE guild_id = :guild AND user_id = :user"),
+        {"guild": guild_id, "user": user_id, **window_params},
     ).scalar()
     return int(games or 0)
 
@@ -312,13 +342,14 @@ def archived_game(connection: Connection, guild_id: int, game_id: str) -> Archiv
 
 
 def forget_member(connection: Connection, user_id: int) -> None:
-    """Privacy: drop the member's statistics, daily attempts and achievements everywhere and replace their
-    name in past games.
+    """Privacy: drop the member's statistics, season standings, daily attempts and achievements everywhere
+    and replace their name in past games.
 
     The seat keeps its id so archived games still replay; `forgotten` keeps it out of every ranking.
     """
     connection.execute(text("DELETE FROM player_stats WHERE user_id = :user"), {"user": user_id})
     recent.forget(connection, user_id)
+    seasons.forget(connection, user_id)
     daily.forget(connection, user_id)
     achievements.forget(connection, user_id)
     connection.execute(

@@ -16,9 +16,11 @@ from typing import Literal
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
+from bot.periods import Window
 from bot.records import SKILL_DECISIONS, SKILL_MINIMUM, GameRecord, Period, Ranked, ReviewRow, StatsRow
 from bot.storage import ended
 from bot.storage.database import Database
+from bot.storage.recent import FOREVER
 
 RECENT_REVIEWS = 20  # `/farkle stats` averages a member's last this many reviewed games
 
@@ -45,7 +47,7 @@ _COUNTED = (
 )
 _BOARD = (
     f"SELECT r.user_id, MAX(p.name) AS name, COUNT(*) AS games, AVG(r.accuracy) AS accuracy {_COUNTED}"
-    " AND r.ended_at >= :since GROUP BY r.user_id HAVING COUNT(*) >= :min_games"
+    " AND r.ended_at >= :since AND r.ended_at < :until GROUP BY r.user_id HAVING COUNT(*) >= :min_games"
 )
 # Members' decisions in chances to win in rated games here: what the skill rating and board average.
 _DECIDED = (
@@ -58,13 +60,14 @@ _LATEST = "ORDER BY d.ended_at DESC, d.game_id DESC, d.decision DESC"
 _SKILL_BOARD = (
     "SELECT user_id, MAX(name) AS name, COUNT(*) AS games, AVG(loss) AS given_away FROM"
     f" (SELECT d.user_id, p.name, d.loss, ROW_NUMBER() OVER (PARTITION BY d.user_id {_LATEST}) AS latest"
-    f" {_DECIDED} AND d.ended_at >= :since) AS recent"
+    f" {_DECIDED} AND d.ended_at >= :since AND d.ended_at < :until) AS recent"
     " WHERE latest <= :last GROUP BY user_id HAVING COUNT(*) >= :min_games"
 )
 # Each board: its query, the column it ranks by, and how a better value compares.
 _BOARDS = {"accuracy": (_BOARD, "accuracy", ">"), "skill": (_SKILL_BOARD, "given_away", "<")}
-# The 30-day board's window is the one the other 30-day boards were last rebuilt for (`recent.refresh`).
-_SINCE = {
+# The 30-day board's window is the one the other 30-day boards were last rebuilt for (`recent.refresh`);
+# the calendar's boards (week, month, season) bind their window's bounds.
+_SINCE: dict[Period, str] = {
     "all": "-1e18",
     "30d": "COALESCE((SELECT since FROM recent_windows WHERE guild_id = :guild), 1e18)",
 }
@@ -149,33 +152,49 @@ def _average(
 BoardMetric = Literal["accuracy", "skill"]
 
 
-def reviewed_games(connection: Connection, guild_id: int, user_id: int, period: Period) -> int:
+def reviewed_games(
+    connection: Connection, guild_id: int, user_id: int, period: Period, window: Window | None = None
+) -> int:
     """How many reviewed games the accuracy board counts for the member, ranked or not yet."""
-    games = connection.execute(
-        text(f"SELECT games FROM ({_board('accuracy', period)}) AS board WHERE user_id = :user"),
-        {"guild": guild_id, "user": user_id, "min_games": 0},
-    ).scalar()
-    return int(games or 0)
+    return _counted(connection, "accuracy", guild_id, user_id, period, window)
 
 
-def skill_decisions(connection: Connection, guild_id: int, user_id: int, period: Period) -> int:
+def skill_decisions(
+    connection: Connection, guild_id: int, user_id: int, period: Period, window: Window | None = None
+) -> int:
     """How many decisions (at most `SKILL_DECISIONS`) the skill board counts for the member, ranked or not."""
-    decisions = connection.execute(
-        text(f"SELECT games FROM ({_board('skill', period)}) AS board WHERE user_id = :user"),
-        {"guild": guild_id, "user": user_id, "min_games": 0, "last": SKILL_DECISIONS},
+    return _counted(connection, "skill", guild_id, user_id, period, window)
+
+
+def _counted(
+    connection: Connection,
+    metric: BoardMetric,
+    guild_id: int,
+    user_id: int,
+    period: Period,
+    window: Window | None,
+) -> int:
+    board, params = _board(metric, guild_id, period, window, 0)
+    counted = connection.execute(
+        text(f"SELECT games FROM ({board}) AS board WHERE user_id = :user"), {**params, "user": user_id}
     ).scalar()
-    return int(decisions or 0)
+    return int(counted or 0)
 
 
-def _board(metric: BoardMetric, period: Period) -> str:
-    return _BOARDS[metric][0].replace(":since", _SINCE[period])
-
-
-def _params(metric: BoardMetric, guild_id: int, min_games: int) -> dict[str, int]:
-    """The accuracy board's minimum is in games, the skill board's in decisions (`SKILL_MINIMUM`)."""
+def _board(
+    metric: BoardMetric, guild_id: int, period: Period, window: Window | None, min_games: int
+) -> tuple[str, dict[str, float | int]]:
+    """A board's query for a period, and its parameters. The accuracy board's minimum is in games, the
+    skill board's in decisions (`SKILL_MINIMUM`)."""
+    params: dict[str, float | int] = {"guild": guild_id, "min_games": min_games, "until": FOREVER}
     if metric == "skill":
-        return {"guild": guild_id, "min_games": SKILL_MINIMUM, "last": SKILL_DECISIONS}
-    return {"guild": guild_id, "min_games": min_games}
+        params.update(min_games=SKILL_MINIMUM if min_games else 0, last=SKILL_DECISIONS)
+    query = _BOARDS[metric][0]
+    if period in _SINCE:
+        return query.replace(":since", _SINCE[period]), params
+    if window is None:
+        raise ValueError(f"the {period} board needs its calendar window")
+    return query, {**params, "since": window.since, "until": window.until}
 
 
 def _ranked_row(values: RowMapping) -> StatsRow:
@@ -194,9 +213,10 @@ def leaderboard(
     offset: int = 0,
     limit: int = 10,
     min_games: int = 1,
+    window: Window | None = None,
 ) -> tuple[list[Ranked], int]:
     """One page of the accuracy or skill board (ties share a rank, listed by name) and how many are ranked."""
-    params, board = _params(metric, guild_id, min_games), _board(metric, period)
+    board, params = _board(metric, guild_id, period, window, min_games)
     _, column, better = _BOARDS[metric]
     order = f"{column} {'DESC' if better == '>' else 'ASC'}"
     rows = connection.execute(
@@ -219,9 +239,10 @@ def rank_of(
     *,
     metric: BoardMetric = "accuracy",
     min_games: int = 1,
+    window: Window | None = None,
 ) -> Ranked | None:
     """The member's line on the accuracy or skill board: one more than the members strictly ahead."""
-    params, board = _params(metric, guild_id, min_games), _board(metric, period)
+    board, params = _board(metric, guild_id, period, window, min_games)
     mine = (
         connection.execute(
             text(f"SELECT * FROM ({board}) AS board WHERE user_id = :user"), {**params, "user": user_id}

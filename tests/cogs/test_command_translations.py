@@ -56,8 +56,8 @@ async def test_choices_are_named_in_every_language_except_the_rule_sheets(env: s
         assert set(LOCALES) <= set(localized), (path, choice)
         assert all(0 < len(text) <= 100 for text in localized.values()), (path, localized)
         named += 1
-    assert named == 19, (
-        "leaderboard metrics (7) and periods (2), history scopes (2), daily periods and scopes (4),"
+    assert named == 22, (
+        "leaderboard metrics (7) and periods (5), history scopes (2), daily periods and scopes (4),"
         " tournament formats (2) and match lengths (2)"
     )
     leaderboard = next(node for path, node in described(await payload(env)) if path == "farkle leaderboard")

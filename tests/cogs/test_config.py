@@ -143,8 +143,9 @@ async def test_every_server_setting_is_settable_shown_and_used_by_the_next_game(
 
 
 def test_threads_language_and_live_odds_are_the_only_settings_tested_elsewhere() -> None:
-    """live_odds: tests/cogs/test_review.py."""
-    assert set(SETTINGS) == {"turn_timeout", "lobby_timeout", "hints", "threads", "language", "live_odds"}
+    """live_odds: tests/cogs/test_review.py; season, season_channel: tests/cogs/test_seasons.py."""
+    elsewhere = {"live_odds", "season", "season_channel"}
+    assert set(SETTINGS) - elsewhere == {"turn_timeout", "lobby_timeout", "hints", "threads", "language"}
 
 
 @pytest.mark.parametrize(

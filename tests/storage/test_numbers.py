@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -35,7 +36,14 @@ NOW = 1_750_000_000.0
 MIN_GAMES = 3
 ANA, BEN, CY = 101, 102, 103
 NAMES = {ANA: "ana", BEN: "ben", CY: "cy", -1: "Computer 1 (easy)"}
-PERIODS: tuple[Period, ...] = ("all", "30d")
+JUNE = (datetime(2025, 6, 1, tzinfo=UTC).timestamp(), datetime(2025, 7, 1, tzinfo=UTC).timestamp())
+WINDOWS: dict[Period, tuple[float, float]] = {  # NOW is Sunday 15 June 2025, 15:06 UTC
+    "all": (-1.0, 1e18),
+    "30d": (NOW - 30 * DAY, 1e18),
+    "week": (datetime(2025, 6, 9, tzinfo=UTC).timestamp(), datetime(2025, 6, 16, tzinfo=UTC).timestamp()),
+    "month": JUNE,
+    "season": JUNE,  # a calendar month by default
+}
 
 # (days ago, seats, the member who forfeits after their first turn, reviewed)
 HISTORY: tuple[tuple[float, tuple[int, ...], int | None, bool], ...] = (
@@ -143,8 +151,8 @@ async def rows(db: Database, sql: str) -> list[Any]:
     return await db.read(lambda connection: list(connection.execute(text(sql)).mappings()))
 
 
-async def recomputed(db: Database, since: float) -> dict[int, Totals]:
-    """Every member's numbers from the stored games ending at `since` or later: each game replayed from its
+async def recomputed(db: Database, since: float, until: float) -> dict[int, Totals]:
+    """Every member's numbers from the stored games ending in [`since`, `until`): each game replayed from its
     rules, starting dice and moves; ratings re-run over every rated game in order; accuracy from the
     stored reviews."""
     games = await rows(
@@ -172,7 +180,7 @@ async def recomputed(db: Database, since: float) -> dict[int, Totals]:
         result = replayed.result
         assert result is not None
         humans = [s for s in seated if s["computer"] is None]
-        recent = game["ended_at"] >= since
+        recent = since <= game["ended_at"] < until
         review = stored_reviews.get(game["game_id"])
         if review is not None and recent:
             judged = GameReview.from_json(review, [str(u) for u in users])
@@ -232,7 +240,7 @@ def shown_value(metric: Metric, row: Any) -> float:
 
 async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games(history: Database) -> None:
     service = StatsService(history, Clock(), MIN_GAMES, GameReviews(SqlReviewStore(history), lambda e: None))
-    everything = await recomputed(history, since=-1.0)
+    everything = await recomputed(history, *WINDOWS["all"])
 
     # forfeits are losses, counted and rated like any other
     seats = await rows(
@@ -271,8 +279,8 @@ async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games
         assert card["Rating"] == f"{round(expected.rating):,}"
         assert card["Review accuracy"].endswith(f"(last {len(last)} reviewed games)")
 
-    for period in PERIODS:
-        totals = everything if period == "all" else await recomputed(history, since=NOW - 30 * DAY)
+    for period, window in WINDOWS.items():
+        totals = await recomputed(history, *window)
         for metric in METRICS:
             expected = expected_board(totals, metric)
             for user in (ANA, BEN, CY):

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.engine import Game, Ruleset, ScriptedDice
+from bot.periods import Window
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate, rate_game
 from bot.records import (
     METRICS,
@@ -527,3 +528,32 @@ async def test_a_reset_hides_a_game_that_ended_at_the_same_instant(db: Database)
     await write(db, synthetic("g1", player(ANA, won=True), player(BEN), ended_at=NOW))
     await db.write(partial(reset_leaderboard, guild_id=GUILD, now=NOW))
     assert await board(db, "wins", "30d") == []
+
+
+async def test_week_month_and_season_boards_count_the_games_of_their_calendar_window(db: Database) -> None:
+    """A window holds the games that ended at its start or later and before its end; ratings stay current."""
+    window = Window(NOW, NOW + 7 * DAY)
+    await write(
+        db,
+        synthetic("before", player(ANA, won=True), player(BEN), ended_at=NOW - 1),
+        synthetic("first", player(BEN, won=True), player(CY), ended_at=NOW),
+        synthetic("last", player(CY, won=True), player(BEN), ended_at=NOW + 7 * DAY - 1),
+        synthetic("after", player(DEE, won=True), player(BEN), ended_at=NOW + 7 * DAY),
+    )
+    for period in ("week", "month", "season"):
+        rows, total = await db.read(
+            partial(results.leaderboard, guild_id=GUILD, metric="wins", period=period, window=window)
+        )
+        assert [(r.rank, r.row.name, r.row.games, r.row.wins) for r in rows] == [
+            (1, "ben", 2, 1),
+            (1, "cy", 2, 1),
+        ]
+        assert total == 2
+        ben = await member_stats(db, GUILD, BEN)
+        assert ben is not None and rows[0].row.rating == ben.rating, "the member's current rating"
+        mine = await db.read(
+            partial(results.rank_of, guild_id=GUILD, user_id=ANA, metric="wins", period=period, window=window)
+        )
+        assert mine is None
+    with pytest.raises(ValueError, match="calendar window"):
+        await db.read(partial(results.leaderboard, guild_id=GUILD, metric="wins", period="week"))
