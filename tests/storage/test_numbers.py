@@ -6,6 +6,7 @@ read back) and must be the same. On SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -17,14 +18,16 @@ from bot.engine import Game, Ruleset, SeededDice
 from bot.engine.events import TurnStarted
 from bot.engine.levels import strategy_for
 from bot.engine.review import GameReview
+from bot.engine.winprob import adopt, forget
 from bot.ratings import rate_game
-from bot.records import METRICS, Metric, Period, Rating
+from bot.records import METRICS, SKILL_DECISIONS, SKILL_MINIMUM, Metric, Period, Rating
 from bot.render.language import Translator
 from bot.render.stats import leaderboard_embed, stats_embed
 from bot.sessions.archive import record_of, replay
 from bot.sessions.numbers import numbers_of
 from bot.sessions.review import GameReviews, Played
 from bot.sessions.session import Seat, Session
+from bot.sessions.win_tables import shipped_tables
 from bot.stats import StatsService
 from bot.storage import Database
 from bot.storage.reviews import RECENT_REVIEWS, SqlReviewStore
@@ -105,8 +108,12 @@ def played(index: int, days_ago: float, seated: tuple[int, ...], forfeit: int | 
 
 
 @pytest.fixture
-async def history(database: Database) -> Database:
-    """The games above, archived as the session layer archives them, the reviewed ones reviewed."""
+async def history(database: Database) -> AsyncIterator[Database]:
+    """The games above, archived as the session layer archives them, the reviewed ones reviewed (two-player
+    games in chances to win, from the shipped classic tables, so the skill board has decisions)."""
+    classic = shipped_tables(Ruleset.preset("classic"))
+    assert classic is not None
+    adopt(classic)
     store = SqlSessionStore(database, rate_game)
     reviewer = GameReviews(SqlReviewStore(database), lambda event: None)
     for index, (days_ago, seated, forfeit, reviewed) in enumerate(HISTORY):
@@ -116,7 +123,8 @@ async def history(database: Database) -> Database:
         await store.save(session.row(session.dump()), record)
         if reviewed:
             await reviewer.review(Played.of(record))
-    return database
+    yield database
+    forget()
 
 
 # ---------------------------------------------------------------------- the second way
@@ -135,15 +143,24 @@ class Totals:
     hot_dice: int = 0
     rating: float = 0.0
     accuracies: list[tuple[float, float]] = field(default_factory=list)  # (ended at, accuracy)
+    # (ended at, game id, decision number, chance given away) of each decision in a rated game
+    decisions: list[tuple[float, str, int, float]] = field(default_factory=list)
+
+    def latest_decisions(self) -> list[float]:
+        return [loss for *_, loss in sorted(self.decisions, reverse=True)[:SKILL_DECISIONS]]
 
     def value(self, metric: Metric) -> float:
         if metric == "win_rate":
             return self.wins / self.games
         if metric == "accuracy":
             return sum(a for _, a in self.accuracies) / len(self.accuracies)
+        if metric == "skill":
+            return sum(self.latest_decisions()) / len(self.latest_decisions())
         return float(getattr(self, metric))
 
     def counted(self, metric: Metric) -> int:
+        if metric == "skill":
+            return len(self.latest_decisions())
         return len(self.accuracies) if metric == "accuracy" else self.games
 
 
@@ -190,6 +207,12 @@ async def recomputed(db: Database, since: float, until: float) -> dict[int, Tota
                     totals[int(human["user_id"])].accuracies.append((game["ended_at"], mine.accuracy))
         if len(humans) < 2:
             continue  # against computers: not rated
+        if review is not None and recent and judged.measure == "win":
+            for number, decision in enumerate(judged.decisions):
+                if int(decision.player) in {int(h["user_id"]) for h in humans}:
+                    totals[int(decision.player)].decisions.append(
+                        (game["ended_at"], game["game_id"], number, decision.loss)
+                    )
         placement = {p: place for place, group in enumerate(result.placements, start=1) for p in group}
         ids = sorted(int(h["user_id"]) for h in humans)
         after = rate_game([ratings.get(u) for u in ids], [placement[str(u)] for u in ids])
@@ -214,18 +237,27 @@ async def recomputed(db: Database, since: float, until: float) -> dict[int, Tota
     return dict(totals)
 
 
+def minimum_of(metric: Metric) -> int:
+    if metric == "skill":
+        return SKILL_MINIMUM
+    return MIN_GAMES if metric in ("win_rate", "accuracy") else 1
+
+
 def expected_board(totals: dict[int, Totals], metric: Metric) -> list[tuple[int, int, float]]:
-    """(rank, member, value): members with the board's minimum, ranked one more than those strictly ahead."""
-    minimum = MIN_GAMES if metric in ("win_rate", "accuracy") else 1
-    ranked = {user: t.value(metric) for user, t in totals.items() if t.counted(metric) >= minimum}
+    """(rank, member, value): members with the board's minimum, ranked one more than those strictly ahead
+    (on the skill board, ahead is less chance given away)."""
+    ranked = {user: t.value(metric) for user, t in totals.items() if t.counted(metric) >= minimum_of(metric)}
+    sign = -1 if metric == "skill" else 1
     lines = [
-        (1 + sum(1 for v in ranked.values() if v > value + 1e-9), user, value)
+        (1 + sum(1 for v in ranked.values() if sign * (v - value) > 1e-9), user, value)
         for user, value in ranked.items()
     ]
     return sorted(lines, key=lambda line: (line[0], NAMES[line[1]]))
 
 
 def shown_value(metric: Metric, row: Any) -> float:
+    if metric == "skill":
+        return float(row.given_away)
     return float(
         row.accuracy
         if metric == "accuracy"
@@ -241,6 +273,7 @@ def shown_value(metric: Metric, row: Any) -> float:
 async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games(history: Database) -> None:
     service = StatsService(history, Clock(), MIN_GAMES, GameReviews(SqlReviewStore(history), lambda e: None))
     everything = await recomputed(history, *WINDOWS["all"])
+    assert any(t.counted("skill") >= SKILL_MINIMUM for t in everything.values()), "the skill board ranks someone"
 
     # forfeits are losses, counted and rated like any other
     seats = await rows(
@@ -274,6 +307,10 @@ async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games
         assert member.accuracy is not None
         assert member.accuracy[1] == len(last)
         assert member.accuracy[0] == pytest.approx(sum(a for _, a in last) / len(last))
+        decisions = expected.latest_decisions()
+        assert member.skill == (
+            (pytest.approx(sum(decisions) / len(decisions)), len(decisions)) if decisions else None
+        )
         card = {f.name: f.value for f in stats_embed(NAMES[user], row, tr, member.accuracy).fields}
         assert card["Rated games"] == str(expected.games)
         assert card["Rating"] == f"{round(expected.rating):,}"
@@ -298,9 +335,7 @@ async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games
                     period,
                 )
                 counted = totals[user].counted(metric) if user in totals else 0
-                assert shown.counted == counted and shown.minimum == (
-                    MIN_GAMES if metric in ("win_rate", "accuracy") else 1
-                )
+                assert shown.counted == counted and shown.minimum == minimum_of(metric)
                 embed = leaderboard_embed(
                     metric,
                     period,
