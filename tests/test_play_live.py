@@ -5,9 +5,9 @@ In-process, through the page's own action door (the one the browser's clicks tak
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,20 @@ async def my_roll(table: Table) -> None:
     await until(lambda: bool(free_dice(table)) and table.published == channel_state(table))
 
 
-async def test_quick_taps_across_a_republication_all_count_and_all_show(tmp_path: Path) -> None:
+def selected_dice_shown(value: object) -> int:
+    """How many die buttons the page's state draws selected (the success style)."""
+    if isinstance(value, dict):
+        here = value.get("style") == 3 and "die_" in str(value.get("emoji"))
+        return int(here) + sum(selected_dice_shown(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(selected_dice_shown(item) for item in value)
+    return 0
+
+
+@contextlib.asynccontextmanager
+async def rolled_on_the_page(tmp_path: Path) -> AsyncIterator[tuple[Table, aiohttp.ClientSession, dict, int]]:
+    """The member's first roll, with the page open: the table, the page's session, its headers and the
+    revision the page read last."""
     async with (
         play_world(tmp_path / "farkle.sqlite3", seed=5, pause=PAUSE) as table,
         aiohttp.ClientSession() as session,
@@ -92,33 +105,27 @@ async def test_quick_taps_across_a_republication_all_count_and_all_show(tmp_path
         headers, _ = await page(table, session)
         await my_roll(table)
         read = (await state(table, session, headers))["publishedRevision"]
+        yield table, session, headers, read
+
+
+async def test_quick_taps_across_a_republication_all_count_and_all_show(tmp_path: Path) -> None:
+    async with rolled_on_the_page(tmp_path) as (table, session, headers, read):
         async with table.gate:  # the page republished after the member last read it (a friend's message)
             await table.friend.send(table.channel, "good luck")
             await table.preview.refresh()
         clicks = PageClicks(table, headers["X-Simcord-Context"], read)
         dice = list(pick_ids(table))
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        receipts = [await clicks.click(custom_id) for custom_id in dice]
-        assert loop.time() - started < 1.0 or len(dice) > 4, "several taps inside one second"
+        assert len(dice) >= 2
+        receipts = [await clicks.click(custom_id) for custom_id in dice]  # back to back, as quick taps
         assert [refused(receipt) for receipt in receipts] == [[] for _ in dice]
         snapshot = table.bot.sessions.snapshot(table.channel.id)
         assert snapshot is not None and len(snapshot.selection) == len(dice), "every tap counted"
-        shown = str(await state(table, session, headers))
-        assert shown.count("'style': 3") >= len(dice) or shown.count('"style": 3') >= len(dice), (
-            "every tap shown selected"
-        )
+        assert selected_dice_shown(await state(table, session, headers)) == len(dice), "every tap shown"
 
 
 async def test_a_press_on_a_message_that_changed_since_the_page_read_it_is_refused(tmp_path: Path) -> None:
     """As Discord refuses a press made on a drawing that was replaced, so does the page."""
-    async with (
-        play_world(tmp_path / "farkle.sqlite3", seed=5, pause=PAUSE) as table,
-        aiohttp.ClientSession() as session,
-    ):
-        headers, _ = await page(table, session)
-        await my_roll(table)
-        read = (await state(table, session, headers))["publishedRevision"]
+    async with rolled_on_the_page(tmp_path) as (table, _, headers, read):
         first, second, *_ = pick_ids(table)
         await press(table, table.you, f"pick:{first.rsplit(':', 1)[1]}")  # the board changes
         async with table.gate:
