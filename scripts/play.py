@@ -54,6 +54,9 @@ COMPUTER_PAUSE = 1.0
 # How long a step the bot took on its own stays published before the clock moves on: the page reads the
 # state every 0.5 s, so a step up for 1 s is on screen at least 0.5 s.
 HOLD = 1.0
+# The page writes a countdown ("in 2 minutes", "in 40 seconds") against the time of the last publication,
+# so the page is republished at least this often, changed or not: countdowns tick in real time.
+COUNTDOWN_TICK = 1.0
 # How long SimCord waits for the bot to go idle after a page action or a clock step before it calls the
 # bot stuck: the bot is usually idle within milliseconds, but a loaded machine must slow the table, not
 # break it. Its timers (a computer's pause, the turn clock) are not waited for: they fire when the driver
@@ -80,6 +83,7 @@ class Table:
     gate: asyncio.Lock = field(default_factory=asyncio.Lock)
     published: str = ""  # a digest of the channel as the page last showed it (`channel_state`)
     published_at: float = 0.0  # when, in the event loop's time
+    changed_at: float = 0.0  # when the page last got a channel that had changed
 
     @property
     def url(self) -> str:
@@ -87,8 +91,9 @@ class Table:
 
     def mark_published(self) -> None:
         """The page shows the channel as it is now (a page action or the driver published it)."""
-        self.published = channel_state(self)
-        self.published_at = asyncio.get_running_loop().time()
+        now, self.published_at = channel_state(self), asyncio.get_running_loop().time()
+        if now != self.published:
+            self.published, self.changed_at = now, self.published_at
 
 
 def seeded_games(seed: int | None) -> Callable[[], SeededDice] | None:
@@ -150,21 +155,22 @@ async def follow_the_clock(table: Table) -> None:
     Between page actions (never during one: they share `table.gate`), bot time catches up with the
     wall clock by at most MOST_PER_TICK per tick, so a computer's steps are published one by one; and
     not before a published step has been up for HOLD: a clock that fell behind (a busy machine) would
-    otherwise flash the steps it catches up on.
+    otherwise flash the steps it catches up on. The page is republished every COUNTDOWN_TICK at least.
     """
     loop = asyncio.get_running_loop()
     wall, bot_time = loop.time(), table.env.now()
     table.mark_published()
     while True:
         await asyncio.sleep(TICK)
-        if loop.time() - table.published_at < HOLD:
+        if loop.time() - table.changed_at < HOLD:
             continue
         async with table.gate:
             behind = loop.time() - wall - (table.env.now() - bot_time).total_seconds()
             with contextlib.suppress(TimeoutError):  # the bot is still busy: the next tick goes on
                 if behind > 0:
                     await table.env.advance_time(min(behind, MOST_PER_TICK))
-                if channel_state(table) != table.published:
+                stale = loop.time() - table.published_at >= COUNTDOWN_TICK
+                if stale or channel_state(table) != table.published:
                     await table.preview.refresh()
                     table.mark_published()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from play import Table, channel_state, play_world
+from play import COUNTDOWN_TICK, Table, channel_state, play_world
 from simcord.preview._action_plans import _component_key, _component_paths
 from table_moves import board, free_dice, play_one_turn, press, turn_of, until
 
@@ -176,3 +176,16 @@ async def test_the_page_shows_the_bot_as_farkle_with_its_die_today(tmp_path: Pat
         assert avatar["available"] and avatar["contentType"] == "image/png", "the die-face avatar is served"
         assert shown["diagnostics"] == [], "no error badge"
         assert table.env.now().date() == datetime.now(UTC).date(), "the page's clock starts today"
+
+
+async def test_countdowns_tick_while_the_channel_stays_as_it_was(tmp_path: Path) -> None:
+    """The page writes "in 2 minutes" against the time of its last publication: it is republished with
+    the clock's time even when nothing changed."""
+    async with rolled_on_the_page(tmp_path) as (table, session, headers, _):
+        first = (await state(table, session, headers))["profile"]["presentationTime"]
+        drawn = channel_state(table)
+        published = table.published_at
+        await until(lambda: table.published_at > published + COUNTDOWN_TICK)
+        later = (await state(table, session, headers))["profile"]["presentationTime"]
+        assert channel_state(table) == drawn, "nothing moved: the member's turn waits for them"
+        assert datetime.fromisoformat(later) > datetime.fromisoformat(first)
