@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench play
+.PHONY: install run test lint bench play chromium
 
 # `play` too: tests/test_play.py runs the Preview in-process (the page's dependencies), in CI as well.
 $(STAMP): pyproject.toml
@@ -27,7 +27,14 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: lint
+# The browser tests (tests/test_play_browser.py) and bench/play_page.py drive Debian's Chromium: installed
+# here where it is missing and apt-get can (CI runs as root); elsewhere one line says how.
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	  && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+	  || echo "make: Chromium is missing (apt-get install chromium); the browser tests will be skipped"
+
+test: lint chromium
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -22,11 +22,19 @@ import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import discord
 import simcord
-from preview_bridge import emoji_url, gate_page_actions, speak_client_locale
+from preview_bridge import (
+    avatar_url,
+    emoji_url,
+    gate_page_actions,
+    introduce_bot,
+    speak_client_locale,
+    timers_follow_the_driver,
+)
 from simcord.preview import Preview
 
 from bot.client import FarkleBot
@@ -43,13 +51,22 @@ LOCALES = {"en": "en-US", "de": "de", "fr": "fr", "es": "es-ES", "pt-BR": "pt-BR
 TICK = 0.2  # seconds between two looks at the wall clock
 MOST_PER_TICK = 0.5  # seconds of bot time one tick may move, so moves a busy loop held back come one by one
 COMPUTER_PAUSE = 1.0
+# How long a step the bot took on its own stays published before the clock moves on: the page reads the
+# state every 0.5 s, so a step up for 1 s is on screen at least 0.5 s.
+HOLD = 1.0
+# The page writes a countdown ("in 2 minutes", "in 40 seconds") against the time of the last publication,
+# so the page is republished at least this often, changed or not: countdowns tick in real time.
+COUNTDOWN_TICK = 1.0
 # How long SimCord waits for the bot to go idle after a page action or a clock step before it calls the
 # bot stuck: the bot is usually idle within milliseconds, but a loaded machine must slow the table, not
-# break it. (A computer's steps still reach the page one by one: each waits on the clock the driver moves.)
+# break it. Its timers (a computer's pause, the turn clock) are not waited for: they fire when the driver
+# moves the clock (`timers_follow_the_driver`), so a press returns once the bot answered it.
 SETTLE_PATIENCE = 30.0
 # The members' names, as the board and the page's "Viewing as" switch show them: you, with Manage Server,
 # and a friend.
 YOUR_NAME, FRIENDS_NAME = "Alex", "Sam"
+# The bot as the page shows it: its name on Discord, the six-face die (bot/assets) as its avatar.
+BOT_NAME, AVATAR = "Farkle", "farkle-die"
 
 
 @dataclass
@@ -65,10 +82,18 @@ class Table:
     preview: Preview
     gate: asyncio.Lock = field(default_factory=asyncio.Lock)
     published: str = ""  # a digest of the channel as the page last showed it (`channel_state`)
+    published_at: float = 0.0  # when, in the event loop's time
+    changed_at: float = 0.0  # when the page last got a channel that had changed
 
     @property
     def url(self) -> str:
         return self.preview.url
+
+    def mark_published(self) -> None:
+        """The page shows the channel as it is now (a page action or the driver published it)."""
+        now, self.published_at = channel_state(self), asyncio.get_running_loop().time()
+        if now != self.published:
+            self.published, self.changed_at = now, self.published_at
 
 
 def seeded_games(seed: int | None) -> Callable[[], SeededDice] | None:
@@ -128,22 +153,26 @@ async def follow_the_clock(table: Table) -> None:
     """Move SimCord's clock with the wall clock and publish what the bot did on its own.
 
     Between page actions (never during one: they share `table.gate`), bot time catches up with the
-    wall clock by at most MOST_PER_TICK per tick, so a computer's steps are published one by one.
+    wall clock by at most MOST_PER_TICK per tick, so a computer's steps are published one by one; and
+    not before a published step has been up for HOLD: a clock that fell behind (a busy machine) would
+    otherwise flash the steps it catches up on. The page is republished every COUNTDOWN_TICK at least.
     """
     loop = asyncio.get_running_loop()
     wall, bot_time = loop.time(), table.env.now()
-    table.published = channel_state(table)
+    table.mark_published()
     while True:
         await asyncio.sleep(TICK)
+        if loop.time() - table.changed_at < HOLD:
+            continue
         async with table.gate:
             behind = loop.time() - wall - (table.env.now() - bot_time).total_seconds()
             with contextlib.suppress(TimeoutError):  # the bot is still busy: the next tick goes on
                 if behind > 0:
                     await table.env.advance_time(min(behind, MOST_PER_TICK))
-                now = channel_state(table)
-                if now != table.published:
+                stale = loop.time() - table.published_at >= COUNTDOWN_TICK
+                if stale or channel_state(table) != table.published:
                     await table.preview.refresh()
-                    table.published = now
+                    table.mark_published()
 
 
 @contextlib.asynccontextmanager
@@ -160,6 +189,8 @@ async def play_world(
     bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
     await asyncio.to_thread(adopt_shipped_win_tables)
     env = simcord.Env(bot, settle_timeout=SETTLE_PATIENCE, check_errors=False)
+    introduce_bot(env, BOT_NAME, AVATAR, starting=datetime.now(UTC))
+    timers_follow_the_driver(env)
     await env.start()
     try:
         guild = env.create_guild("Farkle", preferred_locale=locale)
@@ -173,11 +204,11 @@ async def play_world(
                 viewers=[you, friend],
                 layout="channel",
                 locale=locale,
-                assets=await die_faces(bot),
+                assets={**await die_faces(bot), avatar_url(env, AVATAR): ("avatar.png", face_image(6))},
                 port=port,
             ) as preview:
                 table = Table(bot, env, guild, channel, you, friend, preview)
-                gate_page_actions(preview, table.gate)
+                gate_page_actions(preview, table.gate, after=lambda: table.mark_published())
                 driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
                 try:
                     yield table

@@ -1,9 +1,12 @@
-"""Screenshots of `make play` for the README: the page in Chromium, English and German, wide and narrow.
+"""Screenshots of `make play` for the README: the page in Chromium, English and German, wide and 390 px.
 
-    python scripts/screenshots.py [--out docs/screenshots] [--seed 11]
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--seed 11] [--quick]
 
 Each run plays one game against an `expert` computer on a 1,000-point target and saves the lobby, a turn
-with dice selected, a Farkle and the results. It uses the system's Chromium (Debian package `chromium`).
+with dice selected, a Farkle just rolled and the results. Before each capture it reads the page: the
+state must be there (the board's own words for it, taken from the board the bot drew: Start, Bank,
+"Farkle", Rematch) with no Inspector report, or the run fails naming what is missing. It uses the
+system's Chromium (Debian package `chromium`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 from play import Table, play_world
 from playwright.async_api import Page, async_playwright
+from playwright.async_api import TimeoutError as PageTimeout
 from table_moves import (
     board,
     click_on_page,
@@ -53,24 +57,45 @@ async def browser_page(playwright: object, profile: Path, size: dict[str, int]) 
     return context.pages[0] if context.pages else await context.new_page()
 
 
-async def shoot(page: Page, path: Path) -> None:
-    await settled(page)
-    await page.screenshot(path=path)
+async def shoot(page: Page, table: Table, path: Path, *shown: str, selected: int = 0) -> None:
+    """Capture the page once it shows the state named: the board's text holds every one of `shown`, at
+    least `selected` dice are drawn selected, and the Inspector reports nothing; else fail, naming what
+    is missing. The clock waits meanwhile (the gate), so a computer can't move the board away."""
+    async with table.gate:
+        article = page.locator(f"article[data-message-id='{board(table).id}']")
+        try:
+            for text in shown:
+                await article.get_by_text(text, exact=False).first.wait_for(timeout=10_000)
+            if selected:
+                await page.wait_for_function(
+                    f"() => document.querySelectorAll(\"article[data-message-id='{board(table).id}']"
+                    f' button.button-style-3 img.custom-emoji").length >= {selected}',
+                    timeout=10_000,
+                )
+        except PageTimeout as missing:
+            await page.screenshot(path=path.with_name(f"failed-{path.name}"))
+            raise AssertionError(
+                f"{path.name}: the page does not show {shown} ({selected} selected)"
+            ) from missing
+        await settled(page)
+        badge = (await page.locator(".inspector-count").inner_text()).strip()
+        assert not badge, f"{path.name}: the Inspector reports {badge}"
+        await page.screenshot(path=path)
     print(f"wrote {path}")
 
 
-async def my_turn(table: Table) -> None:
-    await until(
-        lambda: turn_of(table, table.you) or table.bot.sessions.snapshot(table.channel.id).stage == "over",
-        120,
-    )
+def label(table: Table, action: str) -> str:
+    button = enabled(table, action)
+    assert button is not None and button.label, f"no {action} button on the board"
+    return button.label
 
 
 async def one_game(page: Page, table: Table, out: Path, prefix: str) -> None:
-    """Lobby, a turn with dice selected, a Farkle, the results: one game, risky until it farkles."""
+    """Lobby, a turn with dice selected, a Farkle just rolled, the results: one game, risky until it
+    farkles."""
     await command_on_page(page, "/farkle new")
     await click_on_page(page, table, "cpu:expert")
-    await shoot(page, out / f"{prefix}-lobby.png")
+    await shoot(page, table, out / f"{prefix}-lobby.png", label(table, "start"))
     await click_on_page(page, table, "start")
     selected = farkled = False
     while True:
@@ -83,23 +108,19 @@ async def one_game(page: Page, table: Table, out: Path, prefix: str) -> None:
             keep = keepers(table)
             if not turn_of(table, table.you):  # nothing scored: a Farkle passed the turn
                 if not farkled:
-                    await shoot(page, out / f"{prefix}-farkle.png")
+                    await shoot(page, table, out / f"{prefix}-farkle.png", "Farkle")
                 farkled = True
                 break
             for position in keep if farkled else keep[:1]:
                 await click_on_page(page, table, f"pick:{position}")
             if not selected:
-                await shoot(page, out / f"{prefix}-turn.png")
+                await shoot(page, table, out / f"{prefix}-turn.png", label(table, "bank"), selected=1)
                 selected = True
             if farkled or len(free_dice(table)) < 2:
                 await click_on_page(page, table, "bank")
                 break
     await until(lambda: enabled(table, "rematch") is not None, 60)  # the results are drawn
-    rematch = enabled(table, "rematch")
-    assert rematch is not None and rematch.label
-    results = page.locator(f"article[data-message-id='{board(table).id}']")
-    await results.locator(".button-label", has_text=rematch.label).wait_for(state="visible")  # and shown
-    await shoot(page, out / f"{prefix}-results.png")
+    await shoot(page, table, out / f"{prefix}-results.png", label(table, "rematch"))
 
 
 async def main(out: Path, seed: int) -> None:

@@ -82,25 +82,32 @@ async def play_one_turn(table: Table, member: simcord.MemberActor) -> None:
         await press(table, member, "bank")
 
 
+async def button_on_page(page: Any, table: Table, action: str) -> Any:
+    """The page's button for the board's enabled button doing `action`, found by its drawn label or die
+    face inside the board's message."""
+    message = board(table)
+    drawn = list(walk(message.components))
+    target = next(b for b in drawn if action_of(b) == action and not b.disabled)
+    looks = (target.label, target.emoji.name if target.emoji else None)
+    twin = [b for b in drawn if (b.label, b.emoji.name if b.emoji else None) == looks].index(target)
+    buttons = page.locator(f"article[data-message-id='{message.id}'] button.component-button")
+    if target.label:
+        found = buttons.filter(has=page.locator(".button-label", has_text=target.label))
+    else:
+        found = buttons.filter(has=page.locator(f"img[alt='{looks[1]}']"))
+    return found.nth(twin)
+
+
 async def click_on_page(page: Any, table: Table, action: str, tries: int = 3) -> None:
-    """Click, in the browser, the board's button doing `action`, found by its drawn label or die face.
+    """Click, in the browser, the board's button doing `action` (`button_on_page`).
 
     A click that crossed a republication (the bot changed the channel on its own just then) is refused
     by the page as out of date, as Discord refuses a press on a replaced drawing: it is clicked again.
     """
     for _ in range(tries):
-        message = board(table)
-        drawn = list(walk(message.components))
-        target = next(b for b in drawn if action_of(b) == action and not b.disabled)
-        looks = (target.label, target.emoji.name if target.emoji else None)
-        twin = [b for b in drawn if (b.label, b.emoji.name if b.emoji else None) == looks].index(target)
-        buttons = page.locator(f"article[data-message-id='{message.id}'] button.component-button")
-        if target.label:
-            found = buttons.filter(has=page.locator(".button-label", has_text=target.label))
-        else:
-            found = buttons.filter(has=page.locator(f"img[alt='{looks[1]}']"))
+        button = await button_on_page(page, table, action)
         before = channel_state(table)
-        await found.nth(twin).click()
+        await button.click()
         await settled(page)
         with contextlib.suppress(AssertionError):  # a refusal is private: the channel stays as it was
             await until(lambda shown=before: channel_state(table) != shown, seconds=3)
