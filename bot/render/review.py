@@ -11,7 +11,8 @@ from bot.engine.messages import Param
 from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
 from bot.render.components import Button
 from bot.render.language import Translator
-from bot.render.words import FACES, FIELD_LIMIT, TITLE_LIMIT, capped_name, clip
+from bot.render.parts import seat_name, stored_name
+from bot.render.words import FACES, FIELD_LIMIT, TITLE_LIMIT, clip
 from bot.sessions.session import Snapshot
 
 REVIEW_PREFIX = "farkle-review"
@@ -30,7 +31,7 @@ def odds_line(snapshot: Snapshot, tr: Translator) -> str | None:
     """ "📈 Ana 62 % · Ben 38 %": each player's chance to win now, when the session computed them."""
     if not snapshot.chances:
         return None
-    names = {seat.user_id: capped_name(seat.name) for seat in snapshot.seats}
+    names = {seat.user_id: seat_name(seat, tr) for seat in snapshot.seats}
     shown = " · ".join(
         f"{names.get(user_id, '?')} {tr.percent(chance, 0)}" for user_id, chance in snapshot.chances
     )
@@ -118,7 +119,7 @@ def review_embed(game_id: str, review: GameReview, names: Mapping[str, str], tr:
     used = len(embed.title or "") + len(embed.description or "") + len(footer)
     budget = min(FIELD_LIMIT, (EMBED_BUDGET - used) // max(len(review.players), 1))
     for player in review.players:
-        name = clip(capped_name(names.get(player.player, player.player)), budget // 4)
+        name = clip(stored_name(names.get(player.player, player.player), tr), budget // 4)
         embed.add_field(
             name=name, value=clip(_player_value(review, player, tr), budget - len(name)), inline=False
         )

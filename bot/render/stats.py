@@ -12,6 +12,7 @@ from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, StatsRow
 from bot.render.components import GOLD, Button, DrawnView
 from bot.render.language import Translator
+from bot.render.parts import stored_name
 from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, rules_name
 
 PAGE_SIZE = 10
@@ -145,7 +146,8 @@ def history_embed(title: str, games: list[GameSummary], tr: Translator) -> disco
     lines = []
     for game in games:
         players = ", ".join(
-            f"{'🏆 ' if won else ''}{capped_name(name)} {tr.points(bank)}" for name, bank, won in game.players
+            f"{'🏆 ' if won else ''}{stored_name(name, tr)} {tr.points(bank)}"
+            for name, bank, won in game.players
         )
         lines.append(
             f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {rules_name(game.rules_name, tr)} · {players}"
@@ -170,7 +172,7 @@ def replay_lines(
     turn = 0
 
     def name_of(player: str | None) -> str:
-        return capped_name(names.get(player or "", tr.text("someone")))
+        return stored_name(names.get(player or "", tr.text("someone")), tr)
 
     for index, event in enumerate(game.events):
         if marks and index in marks and current:
