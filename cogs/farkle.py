@@ -19,7 +19,7 @@ from bot.i18n import for_member, language_of
 from bot.render.choices import matching
 from bot.render.help import help_embed, rules_embed
 from bot.render.language import Translator
-from bot.render.words import echo
+from bot.render.words import echo, rules_name
 from cogs.board import Boards
 from cogs.daily import DailyButton, DailyCommands
 from cogs.delivery import board_scope, channel_routes, forced_ephemeral
@@ -161,10 +161,10 @@ class Farkle(
         snapshot = self.manager.snapshot(interaction.channel_id)
         if snapshot is not None and snapshot.stage != "closed":
             ruleset = snapshot.rules
-            title = tr.text("Rules of this game: {rules}", rules=ruleset.name)
+            title = tr.text("Rules of this game: {rules}", rules=rules_name(ruleset.name, tr))
         else:
             ruleset = (await self.bot.config.get(board_scope(interaction))).ruleset
-            title = tr.text("This server's rules: {rules}", rules=ruleset.name)
+            title = tr.text("This server's rules: {rules}", rules=rules_name(ruleset.name, tr))
         embed = rules_embed(ruleset, tr, title=title)
         embed.set_footer(text=tr.text("Target {points}", points=tr.points(ruleset.target)))
         await interaction.response.send_message(embed=embed, ephemeral=True)

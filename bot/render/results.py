@@ -82,7 +82,7 @@ def _numbers(snapshot: Snapshot, tr: Translator) -> str | None:
             tr.plural("🎲 {count} turn", "🎲 {count} turns", numbers.turns),
         ]
         shown = " · ".join(item.replace(" ", NBSP) for item in items)
-        lines.append(f"**{name_of(seat.user_id)}**: {shown}")
+        lines.append(tr.text("**{name}**: {numbers}", name=name_of(seat.user_id), numbers=shown))
     return heading(tr.text("Numbers"), "\n".join(lines))
 
 

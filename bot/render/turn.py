@@ -90,7 +90,8 @@ def set_aside_line(snapshot: Snapshot, tr: Translator, art: DiceArt) -> str | No
         "Set aside: {dice} (+{points})", dice=" ".join(groups), points=tr.points(turn.total - inherited)
     )
     if turn.hot_dice and not turn.roll:
-        line = f"{line}\n{tr.text('🔥 Hot dice! Roll all six again.')}"
+        hot = tr.text("🔥 Hot dice! Roll all six again.")
+        line = f"{line}\n{hot}"
     return line
 
 
