@@ -23,6 +23,7 @@ from bot.render.words import echo, rules_name
 from cogs.board import Boards
 from cogs.daily import DailyButton, DailyCommands
 from cogs.delivery import board_scope, channel_routes, forced_ephemeral
+from cogs.replay import ReplayCommands, ReplayPage
 from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
@@ -40,6 +41,7 @@ class Farkle(
     StatsCommands,
     DailyCommands,
     ReviewCommands,
+    ReplayCommands,
     commands.GroupCog,
     group_name="farkle",
     group_description=locale_str("Play Farkle in this channel"),
@@ -175,5 +177,5 @@ class Farkle(
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton)
+    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton, ReplayPage)
     await bot.add_cog(Farkle(bot))

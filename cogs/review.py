@@ -19,6 +19,7 @@ from bot.i18n import for_member
 from bot.render.review import REVIEW_TEMPLATE, review_embed
 from bot.render.words import echo
 from cogs.delivery import board_scope
+from cogs.replay import recent_game_choices
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -36,13 +37,19 @@ class ReviewCommands(commands.Cog):
             missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
             await interaction.followup.send(missing, ephemeral=True)
             return
-        embed = review_embed(game.strip().lower(), replayed.review, replayed.names, tr)
+        embed = review_embed(game.strip().lower(), replayed.review, replayed.names, tr, self.bot.dice_art)
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(description=locale_str("How well each player of a finished game played"))
     @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))
     async def review(self, interaction: discord.Interaction, game: str) -> None:
         await self.show_review(interaction, game)
+
+    @review.autocomplete("game")
+    async def _review_games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await recent_game_choices(self.bot, interaction, current)
 
 
 class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVIEW_TEMPLATE):

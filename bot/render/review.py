@@ -10,9 +10,10 @@ import discord
 from bot.engine.messages import Param
 from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
 from bot.render.components import Button
+from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
 from bot.render.parts import seat_name, stored_name
-from bot.render.words import FACES, FIELD_LIMIT, TITLE_LIMIT, clip
+from bot.render.words import FIELD_LIMIT, TITLE_LIMIT, clip
 from bot.sessions.session import Snapshot
 
 REVIEW_PREFIX = "farkle-review"
@@ -38,10 +39,6 @@ def odds_line(snapshot: Snapshot, tr: Translator) -> str | None:
     return tr.text("📈 Chances to win: {chances}", chances=shown)
 
 
-def _faces(dice: tuple[int, ...]) -> str:
-    return "".join(FACES[face] for face in dice)
-
-
 def choice_words(kind: MoveKind, total: int, dice: int, tr: Translator) -> str:
     """What a choice does after its keep: "bank 650", "roll 3 dice", "piggyback on 2 dice" (the Hint too)."""
     if kind == "bank":
@@ -51,10 +48,10 @@ def choice_words(kind: MoveKind, total: int, dice: int, tr: Translator) -> str:
     return tr.plural("roll {count} die", "roll {count} dice", dice)
 
 
-def move_words(move: Move, tr: Translator) -> str:
-    """A move in the Hint's words: "keep ⚀⚄⚄, roll 3 dice"."""
+def move_words(move: Move, tr: Translator, art: DiceArt = KEYCAP_ART) -> str:
+    """A move in the Hint's words: "keep 1️⃣5️⃣5️⃣, roll 3 dice" (the die emojis where the bot has them)."""
     what = choice_words(move.kind, move.total, move.dice, tr)
-    return tr.text("keep {dice}, {then}", dice=_faces(move.keep), then=what) if move.keep else what
+    return tr.text("keep {dice}, {then}", dice=art.line(move.keep), then=what) if move.keep else what
 
 
 def cost_words(review: GameReview, loss: float, tr: Translator) -> str:
@@ -63,16 +60,16 @@ def cost_words(review: GameReview, loss: float, tr: Translator) -> str:
     return tr.text("−{points} expected points", points=tr.decimal(loss, 0))
 
 
-def decision_line(review: GameReview, decision: Decision, tr: Translator) -> str:
+def decision_line(review: GameReview, decision: Decision, tr: Translator, art: DiceArt = KEYCAP_ART) -> str:
     params: dict[str, Param] = {
         "turn": decision.turn,
-        "played": move_words(decision.played, tr),
-        "best": move_words(decision.best, tr),
+        "played": move_words(decision.played, tr, art),
+        "best": move_words(decision.best, tr, art),
         "cost": cost_words(review, decision.loss, tr),
     }
     if decision.roll:
         return tr.text(
-            "Turn {turn} · {roll}: {played} → best: {best} ({cost})", roll=_faces(decision.roll), **params
+            "Turn {turn} · {roll}: {played} → best: {best} ({cost})", roll=art.line(decision.roll), **params
         )
     return tr.text("Turn {turn}: {played} → best: {best} ({cost})", **params)
 
@@ -85,7 +82,7 @@ def _measure_line(review: GameReview, tr: Translator) -> str:
     return tr.text("Measured in expected points of the turn: win tables cover two players only.")
 
 
-def _player_value(review: GameReview, player: PlayerReview, tr: Translator) -> str:
+def _player_value(review: GameReview, player: PlayerReview, tr: Translator, art: DiceArt) -> str:
     accuracy = tr.percent(player.accuracy, 1) if player.accuracy is not None else "—"
     head = tr.plural(
         "Accuracy **{accuracy}** · {count} costly mistake",
@@ -95,11 +92,13 @@ def _player_value(review: GameReview, player: PlayerReview, tr: Translator) -> s
     )
     decisions = tr.plural("{count} decision", "{count} decisions", player.decisions)
     lines = [f"{head} · {decisions}", f"*{tr.say(player.verdict)}*"]
-    lines.extend(f"{i}. {decision_line(review, d, tr)}" for i, d in enumerate(player.costliest, start=1))
+    lines.extend(f"{i}. {decision_line(review, d, tr, art)}" for i, d in enumerate(player.costliest, start=1))
     return "\n".join(lines)
 
 
-def review_embed(game_id: str, review: GameReview, names: Mapping[str, str], tr: Translator) -> discord.Embed:
+def review_embed(
+    game_id: str, review: GameReview, names: Mapping[str, str], tr: Translator, art: DiceArt = KEYCAP_ART
+) -> discord.Embed:
     """Each player's accuracy, costly mistakes, verdict and costliest decisions, inside Discord's limits."""
     title = tr.text("🔎 Review of game {game}", game=game_id)
     embed = discord.Embed(
@@ -120,9 +119,10 @@ def review_embed(game_id: str, review: GameReview, names: Mapping[str, str], tr:
     budget = min(FIELD_LIMIT, (EMBED_BUDGET - used) // max(len(review.players), 1))
     for player in review.players:
         name = clip(stored_name(names.get(player.player, player.player), tr), budget // 4)
-        embed.add_field(
-            name=name, value=clip(_player_value(review, player, tr), budget - len(name)), inline=False
-        )
+        value = _player_value(review, player, tr, art)
+        if len(value) > budget - len(name):  # never clip inside an emoji: keycaps are shorter
+            value = _player_value(review, player, tr, KEYCAP_ART)
+        embed.add_field(name=name, value=clip(value, budget - len(name)), inline=False)
     return embed
 
 

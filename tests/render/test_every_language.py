@@ -24,6 +24,7 @@ from bot.render.daily import daily_board
 from bot.render.dice import KEYCAP_ART
 from bot.render.help import help_embed, hint_text, rules_embed
 from bot.render.language import LANGUAGES, SOURCE_LANGUAGE, Translator
+from bot.render.replay import replay_card
 from bot.render.review import review_embed
 from bot.render.stats import history_embed, replay_lines
 from bot.render.table import render
@@ -38,8 +39,8 @@ ENGLISH = (
     "wins!", "Bank all", "Bank ", "Roll ", "Hot dice", "hot dice", "Farkle chance", "farkled", "banked",
     "ran out of time", "Latest", "Last moves", "Numbers", "best turn", "Players (", "Leave", "Hint",
     "Add computer", "(easy)", "(normal)", "(expert)", "(master)", "custom", "Doesn't score", "Pick dice",
-    "Review of game", "Accuracy", "Turn ", "rolled ", "kept ", "Daily challenge", "This turn",
-    "Chances to win", "you win", "Computer levels", "rules ·", "· move",
+    "Review of game", "Replay of game", "Previous", "Next", "Accuracy", "Turn ", "rolled ", "kept ",
+    "Daily challenge", "This turn", "Chances to win", "you win", "Computer levels", "rules ·", "· move",
 )  # fmt: skip
 COMPUTER = {"fr": "Computer", "es": "Computer", "pt-BR": "Computer"}  # German says "Computer" too
 
@@ -138,6 +139,7 @@ def every_drawing(tr: Translator) -> Iterator[object]:
         "—", [GameSummary("abc123", 2, 1_800_000_000, "custom", (("Computer 1 (master)", 500, True),))], tr
     )
     yield from replay_lines(game, names, tr)
+    yield from replay_card("abc123", [["—"], ["—"]], 0, tr)
     yield rules_embed(Ruleset.preset("box"), tr, title="—")
     yield help_embed(tr)
     attempt = DailyAttempt(
@@ -146,8 +148,6 @@ def every_drawing(tr: Translator) -> Iterator[object]:
         turn_points=(300,), kept=((1, 5),), finished=False,
     )  # fmt: skip
     yield from daily_board(attempt, tr, KEYCAP_ART)
-
-
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
