@@ -76,20 +76,24 @@ def set_aside_line(snapshot: Snapshot, tr: Translator, art: DiceArt) -> str | No
     """The dice set aside this turn, once, with what they scored; a 🔥 after each six (hot dice)."""
     turn = snapshot.turn
     assert turn is not None
-    aside = turn.set_aside
+    inherited = 0
+    if turn.piggybacked:
+        inherited = next((e.points for e in snapshot.recent if isinstance(e, Piggybacked)), 0)
+    return aside_text(turn.set_aside, turn.total - inherited, turn.hot_dice and not turn.roll, tr, art)
+
+
+def aside_text(
+    aside: tuple[int, ...], points: int, must_roll: bool, tr: Translator, art: DiceArt
+) -> str | None:
+    """ "Set aside: 1 5 5 (+200)", a 🔥 after each six; `must_roll`: hot dice waiting to be rolled."""
     if not aside:
         return None
     groups = [
         art.line(aside[i : i + SIX]) + (" 🔥" if len(aside) >= i + SIX else "")
         for i in range(0, len(aside), SIX)
     ]
-    inherited = (
-        next((e.points for e in snapshot.recent if isinstance(e, Piggybacked)), 0) if turn.piggybacked else 0
-    )
-    line = tr.text(
-        "Set aside: {dice} (+{points})", dice=" ".join(groups), points=tr.points(turn.total - inherited)
-    )
-    if turn.hot_dice and not turn.roll:
+    line = tr.text("Set aside: {dice} (+{points})", dice=" ".join(groups), points=tr.points(points))
+    if must_roll:
         hot = tr.text("🔥 Hot dice! Roll all six again.")
         line = f"{line}\n{hot}"
     return line
@@ -138,10 +142,16 @@ def roll_label(snapshot: Snapshot, tr: Translator) -> str:
             preview.dice_to_roll,
             points=tr.points(preview.points or 0),
         )
-    chance = snapshot.next_farkle_chance
-    if chance is None or not preview.can_roll:
-        return roll
-    return tr.text("{roll} · {chance} Farkle", roll=roll, chance=farkle_odds(chance, tr))
+    return with_odds(roll, snapshot.next_farkle_chance if preview.can_roll else None, tr)
+
+
+def with_odds(roll: str, chance: Fraction | None, tr: Translator) -> str:
+    """The Roll button's words with the chance that roll farkles: "Roll 3 dice (+400) · 28 % Farkle"."""
+    return (
+        roll
+        if chance is None
+        else tr.text("{roll} · {chance} Farkle", roll=roll, chance=farkle_odds(chance, tr))
+    )
 
 
 def bank_label(snapshot: Snapshot, tr: Translator) -> str:

@@ -147,7 +147,7 @@ def every_drawing(tr: Translator) -> Iterator[object]:
         roll=(1, 5, 2, 3, 3, 4), selected=(0,), turn_total=0, dice_left=6, ends=("banked",),
         turn_points=(300,), kept=((1, 5),), finished=False,
     )  # fmt: skip
-    yield from daily_board(attempt, tr, KEYCAP_ART)
+    yield daily_board(attempt, tr, KEYCAP_ART)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
