@@ -159,6 +159,9 @@ def test_every_state_in_every_language_is_translated(language: str) -> None:
     assert not english, f"English on a {language} drawing: {english}\n{shown}"
     if language in COMPUTER:
         assert COMPUTER[language] not in shown, "a computer is named in the reader's language"
+    if language == "fr":
+        assert "de Alex" not in shown and "À Alex de jouer" in shown, "no 'de' before a vowel (d’Alex)"
+
 
 
 def test_the_scan_sees_english() -> None:
