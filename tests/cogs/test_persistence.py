@@ -98,7 +98,7 @@ async def test_restart_mid_turn_then_finish_on_the_old_board(
     board = board_message(table.channel)
     assert board.id == before.id
     assert "ana's turn" in description(board)
-    assert labels(board)["bank"] == "Bank 2,000"
+    assert labels(board)["bank"] == "Bank all 4,000", "nothing selected yet: the best keep"
     await keep_all(table.ana, table.channel)
     await big_turn(table.ana, table.channel, 3)  # two more sixes of ones, then the bank
     assert "🏦 ana banked 10,000 (now 10,000)" in latest(table.channel)
