@@ -163,7 +163,6 @@ def test_every_state_in_every_language_is_translated(language: str) -> None:
         assert "de Alex" not in shown and "À Alex de jouer" in shown, "no 'de' before a vowel (d’Alex)"
 
 
-
 def test_the_scan_sees_english() -> None:
     """The same scan over the English drawings finds the words it looks for (so it can fail)."""
     tr, catalogue = watched("de")
