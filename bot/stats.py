@@ -131,6 +131,12 @@ class StatsService:
     async def history(self, guild_id: int, channel_id: int | None) -> list[GameSummary]:
         return await self._db.read(partial(results.recent_games, guild_id=guild_id, channel_id=channel_id))
 
+    async def played(self, guild_id: int, user_id: int, limit: int = 25) -> list[GameSummary]:
+        """The member's newest finished games in this server: what `replay` and `review` offer."""
+        return await self._db.read(
+            partial(results.recent_games, guild_id=guild_id, limit=limit, user_id=user_id)
+        )
+
     async def replay(
         self, guild_id: int, game_id: str, *, reviewed: bool = False, charted: bool = False
     ) -> Replayed | None:

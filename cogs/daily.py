@@ -66,8 +66,8 @@ class DailyCommands(commands.Cog):
         user = interaction.user
         move = await self.bot.daily.open(user.id, user.display_name, interaction.guild_id)
         assert move.attempt is not None
-        embed, view = daily_board(move.attempt, for_member(interaction), self.bot.dice_art)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        board = daily_board(move.attempt, for_member(interaction), self.bot.dice_art)
+        await interaction.response.send_message(**board.message, ephemeral=True)
 
     @app_commands.command(
         name="daily-standings", description=locale_str("The best daily scores today or this week")
@@ -110,8 +110,7 @@ class DailyCommands(commands.Cog):
             await reply_ephemeral(interaction, tr.say(move.refusal))
             return
         assert move.attempt is not None
-        embed, view = daily_board(move.attempt, tr, self.bot.dice_art)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(**daily_board(move.attempt, tr, self.bot.dice_art).message)
         if move.ended:
             await self._post_result(interaction, move.attempt, due)
 

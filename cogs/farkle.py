@@ -19,10 +19,11 @@ from bot.i18n import for_member, language_of
 from bot.render.choices import matching
 from bot.render.help import help_embed, rules_embed
 from bot.render.language import Translator
-from bot.render.words import echo
+from bot.render.words import echo, rules_name
 from cogs.board import Boards
 from cogs.daily import DailyButton, DailyCommands
 from cogs.delivery import board_scope, channel_routes, forced_ephemeral
+from cogs.replay import ReplayCommands, ReplayPage
 from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
@@ -42,6 +43,7 @@ class Farkle(
     DailyCommands,
     ReviewCommands,
     TournamentCommands,
+    ReplayCommands,
     commands.GroupCog,
     group_name="farkle",
     group_description=locale_str("Play Farkle in this channel"),
@@ -163,10 +165,10 @@ class Farkle(
         snapshot = self.manager.snapshot(interaction.channel_id)
         if snapshot is not None and snapshot.stage != "closed":
             ruleset = snapshot.rules
-            title = tr.text("Rules of this game: {rules}", rules=ruleset.name)
+            title = tr.text("Rules of this game: {rules}", rules=rules_name(ruleset.name, tr))
         else:
             ruleset = (await self.bot.config.get(board_scope(interaction))).ruleset
-            title = tr.text("This server's rules: {rules}", rules=ruleset.name)
+            title = tr.text("This server's rules: {rules}", rules=rules_name(ruleset.name, tr))
         embed = rules_embed(ruleset, tr, title=title)
         embed.set_footer(text=tr.text("Target {points}", points=tr.points(ruleset.target)))
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -177,6 +179,6 @@ class Farkle(
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton, TournamentButton)
+    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton, TournamentButton, ReplayPage)
     await bot.add_cog(TournamentDesk(bot))
     await bot.add_cog(Farkle(bot))

@@ -21,6 +21,7 @@ from bot.i18n import for_member
 from bot.render.review import CHART_FILE, REVIEW_TEMPLATE, review_card
 from bot.render.words import echo
 from cogs.delivery import board_scope
+from cogs.replay import recent_game_choices
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -41,7 +42,12 @@ class ReviewCommands(commands.Cog):
             return
         chart = replayed.chart
         drawn = review_card(
-            game.strip().lower(), replayed.review, replayed.names, tr, chart=chart is not None
+            game.strip().lower(),
+            replayed.review,
+            replayed.names,
+            tr,
+            self.bot.dice_art,
+            chart=chart is not None,
         )
         # the chart rides with the answer as its attachment: no channel access needed (user installs)
         files = [discord.File(io.BytesIO(chart), filename=CHART_FILE)] if chart is not None else []
@@ -51,6 +57,12 @@ class ReviewCommands(commands.Cog):
     @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))
     async def review(self, interaction: discord.Interaction, game: str) -> None:
         await self.show_review(interaction, game)
+
+    @review.autocomplete("game")
+    async def _review_games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await recent_game_choices(self.bot, interaction, current)
 
 
 class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVIEW_TEMPLATE):

@@ -1,4 +1,4 @@
-"""`/farkle leaderboard`, `stats`, `history`, `replay`, `forget-me`, `reset-leaderboard`.
+"""`/farkle leaderboard`, `stats`, `history`, `forget-me`, `reset-leaderboard` (`replay`: `cogs/replay.py`).
 
 A mixin of the `/farkle` group cog (Discord applies one command group per cog); it asks the bot's
 `StatsService` and draws the answers with `bot.render.stats`.
@@ -6,7 +6,6 @@ A mixin of the `/farkle` group cog (Discord applies one command group per cog); 
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -22,7 +21,6 @@ from bot.periods import Season
 from bot.records import METRICS, PERIODS, Metric, Period
 from bot.render.daily import add_profile
 from bot.render.language import Translator
-from bot.render.review import replay_marks
 from bot.render.stats import (
     METRIC_NAMES,
     PAGE_TEMPLATE,
@@ -31,17 +29,14 @@ from bot.render.stats import (
     history_embed,
     leaderboard_embed,
     leaderboard_view,
-    replay_lines,
     stats_embed,
 )
-from bot.render.words import echo
 from cogs.confirm import ask_to_confirm
 from cogs.delivery import board_scope
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
 
-REPLAY_INLINE_LIMIT = 3800
 METRIC_CHOICES = [app_commands.Choice(name=locale_str(METRIC_NAMES[m]), value=m) for m in METRICS]
 PERIOD_CHOICES = [
     app_commands.Choice(name=locale_str(name), value=period) for period, name in PERIOD_NAMES.items()
@@ -146,24 +141,6 @@ class StatsCommands(commands.Cog):
         else:
             title = tr.text("🎲 Recent Farkle games in this server")
         await interaction.response.send_message(embed=history_embed(title, games, tr), ephemeral=True)
-
-    @app_commands.command(description=locale_str("A finished game, move by move"))
-    @app_commands.describe(game=locale_str("The game's id, from /farkle history or its results board"))
-    async def replay(self, interaction: discord.Interaction, game: str) -> None:
-        tr = for_member(interaction)
-        replayed = await self.bot.stats.replay(board_scope(interaction), game, reviewed=True)
-        if replayed is None:
-            missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
-            await interaction.response.send_message(missing, ephemeral=True)
-            return
-        marks = replay_marks(replayed.review, tr) if replayed.review else None
-        text = "\n".join(replay_lines(replayed.game, replayed.names, tr, marks))
-        if len(text) <= REPLAY_INLINE_LIMIT:
-            await interaction.response.send_message(f"```\n{text}\n```", ephemeral=True)
-        else:
-            attachment = discord.File(io.BytesIO(text.encode()), filename=f"farkle-{game}.txt")
-            caption = tr.text("Game `{game}`:", game=game)
-            await interaction.response.send_message(caption, file=attachment, ephemeral=True)
 
     @app_commands.command(
         name="forget-me", description=locale_str("Delete your Farkle statistics and your name in past games")

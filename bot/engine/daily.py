@@ -59,6 +59,7 @@ class _Turn:
     dice_left: int = 6
     total: int = 0
     hot: bool = False
+    aside: tuple[int, ...] = ()  # the faces kept this turn, in the order kept
 
 
 @dataclass
@@ -102,6 +103,11 @@ class DailyGame:
     @property
     def dice_left(self) -> int:
         return self._turn.dice_left
+
+    @property
+    def set_aside(self) -> tuple[int, ...]:
+        """The dice kept this turn (hot dice: all six, then those kept since)."""
+        return self._turn.aside
 
     def pick(self, position: int, picked: bool) -> None:
         """Select (or unselect) a die of the current roll; picking a picked die changes nothing."""
@@ -149,6 +155,7 @@ class DailyGame:
             raise DailyRefusal(Message("Every kept die must score."))
         self.kept.append(faces)
         self.selected = ()
+        turn.aside += faces
         turn.total += points
         turn.dice_left -= len(faces)
         turn.roll = ()

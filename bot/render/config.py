@@ -111,7 +111,7 @@ def change_embed(change: ChangeAnswer, tr: Translator) -> discord.Embed:
     embed = discord.Embed(
         title=tr.text("✅ Saved"), colour=GOLD, description=f"{_change_line(change, tr)}\n{applies}"
     )
-    embed.set_footer(text=tr.text("Rules now: {rules}", rules=change.config.ruleset.name))
+    embed.set_footer(text=tr.text("Rules now: {rules}", rules=rules_name(change.config.ruleset.name, tr)))
     return embed
 
 

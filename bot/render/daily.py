@@ -11,12 +11,15 @@ import datetime
 from collections.abc import Sequence
 
 import discord
+from discord import ui
 
 from bot.engine.daily import DAY_SECONDS, TURNS, TurnEnd
 from bot.records import Award, DailyStanding
-from bot.render.components import Button, DrawnView
+from bot.render.components import Button, Part, Rendered, card, heading, rows
 from bot.render.dice import DiceArt
 from bot.render.language import Translator
+from bot.render.parts import title_block
+from bot.render.turn import DICE_PER_ROW, aside_text, with_odds
 from bot.render.words import FIELD_LIMIT, capped_name, clip
 from bot.sessions.achievements import BY_ID
 from bot.sessions.daily import Profile
@@ -46,57 +49,74 @@ def custom_id(attempt: DailyAttempt, action: str, arg: int | None = None) -> str
     return f"{PREFIX}:{attempt.day}:{attempt.seq}:{action}{tail}"
 
 
-def daily_board(attempt: DailyAttempt, tr: Translator, art: DiceArt) -> tuple[discord.Embed, DrawnView]:
-    """The player's private board: the turn, the roll with its picks, and Roll / Bank."""
-    embed = discord.Embed(
-        title=tr.text("🗓️ Daily challenge, {date}", date=day_text(attempt.day)), colour=DAILY_COLOUR
-    )
-    embed.description = tr.text(
+def daily_board(attempt: DailyAttempt, tr: Translator, art: DiceArt) -> Rendered:
+    """The player's private board, drawn like a game's: the turn, the dice set aside with their score,
+    the roll as die buttons (green when picked), Roll and Bank with what they would do."""
+    header = tr.text(
         "Turn {turn} of {turns} · score {score}",
-        turn=attempt.turn_number,
+        turn=min(attempt.turn_number, TURNS),
         turns=TURNS,
         score=tr.points(attempt.score),
     )
-    embed.add_field(name=tr.text("Turns"), value=emoji_line(attempt.ends), inline=False)
-    view = DrawnView(timeout=None)
+    title = tr.text("🗓️ Daily challenge, {date}", date=day_text(attempt.day))
+    parts: list[Part] = [
+        title_block(title, f"-# {header}"),
+        ui.TextDisplay(heading(tr.text("Turns"), emoji_line(attempt.ends))),
+        ui.Separator(),
+    ]
     if attempt.finished:
-        embed.add_field(name=tr.text("Final score"), value=tr.points(attempt.score), inline=False)
-        embed.set_footer(text=tr.text("Come back tomorrow for new dice."))
-        return embed, view
-    if attempt.roll:
-        embed.add_field(name=tr.text("Roll"), value=art.line(attempt.roll), inline=False)
-    embed.add_field(name=tr.text("This turn"), value=tr.points(attempt.turn_total), inline=True)
-    for position, face in enumerate(attempt.roll):
-        view.add_item(_die(attempt, art, position, face))
-    rolling = tr.plural("Roll {count} die", "Roll {count} dice", _dice_to_roll(attempt))
-    picked = bool(attempt.selected)
-    view.add_item(
+        final = heading(tr.text("Final score"), tr.points(attempt.score))
+        tomorrow = tr.text("Come back tomorrow for new dice.")
+        parts.append(ui.TextDisplay(f"{final}\n-# {tomorrow}"))
+        return card(parts, DAILY_COLOUR)
+    status = [tr.text("Turn total **{total}**", total=tr.points(attempt.turn_total))]
+    aside = aside_text(attempt.set_aside, attempt.turn_total, False, tr, art)
+    parts.append(ui.TextDisplay("\n".join([*status, *([aside] if aside else [])])))
+    dice = [_die(attempt, art, position, face) for position, face in enumerate(attempt.roll)]
+    parts += [*rows(dice, width=DICE_PER_ROW), *rows(_controls(attempt, tr))]
+    return card(parts, DAILY_COLOUR)
+
+
+def _controls(attempt: DailyAttempt, tr: Translator) -> list[Button]:
+    """Roll and Bank, labelled with what they would do with the dice picked so far."""
+    points, picked = attempt.selection_points, bool(attempt.selected)
+    if attempt.roll and points is None:
+        roll = bank = tr.text("Doesn't score")
+    elif attempt.roll and not picked:
+        roll = tr.text("Pick dice to keep")
+        bank = tr.text("Bank {points}", points=tr.points(attempt.turn_total))
+    else:
+        count = attempt.dice_to_roll
+        rolling = (
+            tr.plural(
+                "Roll {count} die (+{points})",
+                "Roll {count} dice (+{points})",
+                count,
+                points=tr.points(points or 0),
+            )
+            if picked
+            else tr.plural("Roll {count} die", "Roll {count} dice", count)
+        )
+        roll = with_odds(rolling, attempt.farkle_chance, tr)
+        bank = tr.text("Bank {points}", points=tr.points(attempt.turn_total + (points or 0)))
+    controls = [
         Button(
-            label=rolling,
+            label=roll,
             custom_id=custom_id(attempt, "roll"),
             style=discord.ButtonStyle.primary,
-            row=2,
-            disabled=bool(attempt.roll) and not picked,
+            disabled=bool(attempt.roll) and not (picked and points),
         )
-    )
+    ]
     if attempt.roll:
-        view.add_item(
+        controls.append(
             Button(
-                label=tr.text("Bank"),
+                label=bank,
                 custom_id=custom_id(attempt, "bank"),
                 style=discord.ButtonStyle.success,
-                row=2,
-                disabled=not picked,
+                disabled=not (picked and points),
             )
         )
-    return embed, view
-
-
-def _dice_to_roll(attempt: DailyAttempt) -> int:
-    if not attempt.roll:
-        return attempt.dice_left
-    left = attempt.dice_left - len(attempt.selected)
-    return left or 6  # keeping every die: hot dice
+    return controls
 
 
 def _die(attempt: DailyAttempt, art: DiceArt, position: int, face: int) -> Button:
@@ -107,7 +127,6 @@ def _die(attempt: DailyAttempt, art: DiceArt, position: int, face: int) -> Butto
         emoji=emoji,
         custom_id=custom_id(attempt, "drop" if selected else "pick", position),
         style=discord.ButtonStyle.success if selected else discord.ButtonStyle.secondary,
-        row=position // 3,
     )
 
 

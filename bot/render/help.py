@@ -97,7 +97,8 @@ def help_embed(tr: Translator) -> discord.Embed:
     embed.add_field(
         name=tr.text("On your turn"),
         value=tr.text(
-            "Tap dice to select them (✅), then **Roll** or **Bank**. 💡 **Hint** shows the best play."
+            "**Bank all** banks the best of a roll in one tap; to keep fewer dice, tap them (they turn "
+            "green), then **Roll** or **Bank**. 💡 **Hint** shows the best play."
         ),
         inline=False,
     )
@@ -159,7 +160,9 @@ def _chances(chances: WinAdvice, tr: Translator, art: DiceArt, most: int = 3) ->
         if with_keep and choice.keep:
             what = tr.text("keep {dice}, {then}", dice=art.line(choice.keep), then=what)
         parts.append(
-            tr.text("{choice}: you win **{percent} %**", choice=what, percent=tr.decimal(choice.chance * 100))
+            tr.text("{choice}: you win **{percent}**", choice=what, percent=tr.percent(choice.chance))
         )
-    text = "; ".join(parts)
+    text = parts[0]
+    for then in parts[1:]:  # "; " is spaced as each language spaces it (French: " ; ")
+        text = tr.text("{first}; {then}", first=text, then=then)
     return text[0].upper() + text[1:]

@@ -9,9 +9,10 @@ import discord
 from discord import ui
 
 from bot.engine.messages import N_, Listing
-from bot.render.board import game_button, names, recent_lines, title_block
+from bot.render.board import recent_lines
 from bot.render.components import GREY, Part, Rendered, card, heading, row
 from bot.render.language import Translator
+from bot.render.parts import game_button, names, title_block
 from bot.render.words import clip, rules_name
 from bot.sessions.actions import ButtonAction
 from bot.sessions.session import Snapshot
@@ -63,22 +64,25 @@ def _standings(snapshot: Snapshot, tr: Translator) -> list[str]:
     return lines
 
 
+NBSP = "\u00a0"
+
+
 def _numbers(snapshot: Snapshot, tr: Translator) -> str | None:
-    """Each player's game in numbers: best turn, Farkles, hot dice, turns played."""
+    """Each player's game in numbers, each labelled in words: best turn, Farkles, hot dice, turns. An
+    item never wraps inside itself (no-break spaces), so a phone breaks a line only between items."""
     if not snapshot.numbers:
         return None
     name_of = names(snapshot, tr)
-    lines = [
-        tr.text(
-            "{name}: best turn {best} · 💥 {farkles} · 🔥 {hot} · 🎲 {turns}",
-            name=name_of(seat.user_id),
-            best=tr.points(numbers.best_turn),
-            farkles=numbers.farkles,
-            hot=numbers.hot_dice,
-            turns=numbers.turns,
-        )
-        for seat, numbers in zip(snapshot.seats, snapshot.numbers, strict=False)
-    ]
+    lines = []
+    for seat, numbers in zip(snapshot.seats, snapshot.numbers, strict=False):
+        items = [
+            tr.text("best turn {points}", points=tr.points(numbers.best_turn)),
+            tr.plural("💥 {count} Farkle", "💥 {count} Farkles", numbers.farkles),
+            tr.plural("🔥 {count} hot dice", "🔥 {count} hot dice", numbers.hot_dice),
+            tr.plural("🎲 {count} turn", "🎲 {count} turns", numbers.turns),
+        ]
+        shown = " · ".join(item.replace(" ", NBSP) for item in items)
+        lines.append(tr.text("**{name}**: {numbers}", name=name_of(seat.user_id), numbers=shown))
     return heading(tr.text("Numbers"), "\n".join(lines))
 
 

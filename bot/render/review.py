@@ -17,7 +17,9 @@ from bot.records import SKILL_DECISIONS, SKILL_MINIMUM
 from bot.render.components import MOST_TEXT, Button, Rendered, card, heading
 from bot.render.components import Part as CardPart
 from bot.render.language import Translator
-from bot.render.words import FACES, TITLE_LIMIT, capped_name, clip
+from bot.render.dice import KEYCAP_ART, DiceArt
+from bot.render.parts import seat_name, stored_name
+from bot.render.words import TITLE_LIMIT, clip
 from bot.sessions.session import Snapshot
 
 REVIEW_PREFIX = "farkle-review"
@@ -39,15 +41,11 @@ def odds_line(snapshot: Snapshot, tr: Translator) -> str | None:
     """ "📈 Ana 62 % · Ben 38 %": each player's chance to win now, when the session computed them."""
     if not snapshot.chances:
         return None
-    names = {seat.user_id: capped_name(seat.name) for seat in snapshot.seats}
+    names = {seat.user_id: seat_name(seat, tr) for seat in snapshot.seats}
     shown = " · ".join(
         f"{names.get(user_id, '?')} {tr.percent(chance, 0)}" for user_id, chance in snapshot.chances
     )
     return tr.text("📈 Chances to win: {chances}", chances=shown)
-
-
-def _faces(dice: tuple[int, ...]) -> str:
-    return "".join(FACES[face] for face in dice)
 
 
 def choice_words(kind: MoveKind, total: int, dice: int, tr: Translator) -> str:
@@ -59,10 +57,10 @@ def choice_words(kind: MoveKind, total: int, dice: int, tr: Translator) -> str:
     return tr.plural("roll {count} die", "roll {count} dice", dice)
 
 
-def move_words(move: Move, tr: Translator) -> str:
-    """A move in the Hint's words: "keep ⚀⚄⚄, roll 3 dice"."""
+def move_words(move: Move, tr: Translator, art: DiceArt = KEYCAP_ART) -> str:
+    """A move in the Hint's words: "keep 1️⃣5️⃣5️⃣, roll 3 dice" (the die emojis where the bot has them)."""
     what = choice_words(move.kind, move.total, move.dice, tr)
-    return tr.text("keep {dice}, {then}", dice=_faces(move.keep), then=what) if move.keep else what
+    return tr.text("keep {dice}, {then}", dice=art.line(move.keep), then=what) if move.keep else what
 
 
 def cost_words(review: GameReview, loss: float, tr: Translator) -> str:
@@ -71,16 +69,16 @@ def cost_words(review: GameReview, loss: float, tr: Translator) -> str:
     return tr.text("−{points} expected points", points=tr.decimal(loss, 0))
 
 
-def decision_line(review: GameReview, decision: Decision, tr: Translator) -> str:
+def decision_line(review: GameReview, decision: Decision, tr: Translator, art: DiceArt = KEYCAP_ART) -> str:
     params: dict[str, Param] = {
         "turn": decision.turn,
-        "played": move_words(decision.played, tr),
-        "best": move_words(decision.best, tr),
+        "played": move_words(decision.played, tr, art),
+        "best": move_words(decision.best, tr, art),
         "cost": cost_words(review, decision.loss, tr),
     }
     if decision.roll:
         return tr.text(
-            "Turn {turn} · {roll}: {played} → best: {best} ({cost})", roll=_faces(decision.roll), **params
+            "Turn {turn} · {roll}: {played} → best: {best} ({cost})", roll=art.line(decision.roll), **params
         )
     return tr.text("Turn {turn}: {played} → best: {best} ({cost})", **params)
 
@@ -119,34 +117,38 @@ def split_line(review: GameReview, player: str, tr: Translator) -> str | None:
     )
 
 
-def _turning_what(review: GameReview, moment: Moment, part: Part, name: str, tr: Translator) -> str:
+def _turning_what(
+    review: GameReview, moment: Moment, part: Part, name: str, tr: Translator, art: DiceArt
+) -> str:
     """What happened at the turning point: the decision taken, or the dice that fell."""
     if part == "decision":
         decision = next((d for d in review.decisions if d.event == moment.event), None)
         if decision is not None:
-            played, best = move_words(decision.played, tr), move_words(decision.best, tr)
+            played, best = move_words(decision.played, tr, art), move_words(decision.best, tr, art)
             return tr.text("{player} chose {played} over {best}", player=name, played=played, best=best)
         if moment.kind == "timeout":
             return tr.text("{player} ran out of time", player=name)
         return tr.text("{player} left the game", player=name)
     if moment.farkled:
-        return tr.text("{player} farkled on {dice}", player=name, dice=_faces(moment.rolled))
+        return tr.text("{player} farkled on {dice}", player=name, dice=art.line(moment.rolled))
     if moment.rolled:
-        return tr.text("{player} rolled {dice}", player=name, dice=_faces(moment.rolled))
+        return tr.text("{player} rolled {dice}", player=name, dice=art.line(moment.rolled))
     return tr.text("after {player}'s move", player=name)
 
 
-def turning_line(review: GameReview, names: Mapping[str, str], tr: Translator) -> str | None:
+def turning_line(
+    review: GameReview, names: Mapping[str, str], tr: Translator, art: DiceArt = KEYCAP_ART
+) -> str | None:
     """ "📍 Turning point: turn 14, Ana farkled on ⚂⚃⚄ (−31.0 % for Ana)": the biggest single swing."""
     found = turning_point(review.moments)
     if found is None:
         return None
     moment, part = found
-    name = capped_name(names.get(moment.player, moment.player))
+    name = stored_name(names.get(moment.player, moment.player), tr)
     return tr.text(
         "📍 Turning point: turn {turn}, {what} ({swing} for {player})",
         turn=moment.turn,
-        what=_turning_what(review, moment, part, name, tr),
+        what=_turning_what(review, moment, part, name, tr, art),
         swing=signed(review, moment.part(part), tr),
         player=name,
     )
@@ -157,13 +159,13 @@ def start_line(review: GameReview, names: Mapping[str, str], tr: Translator) -> 
     if review.measure != "win" or not review.moments:
         return None
     first = review.moments[0]
-    name = capped_name(names.get(first.player, first.player))
+    name = stored_name(names.get(first.player, first.player), tr)
     return tr.text(
         "{player} moved first with a {chance} chance to win.", player=name, chance=tr.percent(first.before, 1)
     )
 
 
-def _player_value(review: GameReview, player: PlayerReview, tr: Translator) -> str:
+def _player_value(review: GameReview, player: PlayerReview, tr: Translator, art: DiceArt) -> str:
     accuracy = tr.percent(player.accuracy, 1) if player.accuracy is not None else "—"
     head = tr.plural(
         "Accuracy **{accuracy}** · {count} costly mistake",
@@ -176,18 +178,24 @@ def _player_value(review: GameReview, player: PlayerReview, tr: Translator) -> s
     split_words = split_line(review, player.player, tr)
     if split_words is not None:
         lines.insert(1, split_words)
-    lines.extend(f"{i}. {decision_line(review, d, tr)}" for i, d in enumerate(player.costliest, start=1))
+    lines.extend(f"{i}. {decision_line(review, d, tr, art)}" for i, d in enumerate(player.costliest, start=1))
     return "\n".join(lines)
 
 
 def review_card(
-    game_id: str, review: GameReview, names: Mapping[str, str], tr: Translator, *, chart: bool = False
+    game_id: str,
+    review: GameReview,
+    names: Mapping[str, str],
+    tr: Translator,
+    art: DiceArt = KEYCAP_ART,
+    *,
+    chart: bool = False,
 ) -> Rendered:
     """Each player's accuracy, luck and skill apart, costly mistakes, verdict and costliest decisions, the
     turning point and (`chart`) the chance-to-win chart attached as `CHART_FILE`, inside Discord's limits."""
     title = clip(tr.text("🔎 Review of game {game}", game=game_id), TITLE_LIMIT)
     lines = [f"### {title}", _measure_line(review, tr)]
-    lines += [line for line in (start_line(review, names, tr), turning_line(review, names, tr)) if line]
+    lines += [line for line in (start_line(review, names, tr), turning_line(review, names, tr, art)) if line]
     head = clip("\n".join(lines), HEAD_LIMIT)
     threshold = (
         tr.percent(COSTLY["win"], 0)
@@ -203,8 +211,12 @@ def review_card(
     parts: list[CardPart] = [ui.TextDisplay(head)]
     budget = (MOST_TEXT - TEXT_SPARE - len(head) - len(footer)) // max(len(review.players), 1)
     for player in review.players:
-        name = clip(capped_name(names.get(player.player, player.player)), budget // 4)
-        value = clip(_player_value(review, player, tr), budget - len(name) - len("****\n"))
+        name = clip(stored_name(names.get(player.player, player.player), tr), budget // 4)
+        room = budget - len(name) - len("****\n")
+        value = _player_value(review, player, tr, art)
+        if len(value) > room:  # never clip inside an emoji: keycaps are shorter
+            value = _player_value(review, player, tr, KEYCAP_ART)
+        value = clip(value, room)
         parts.append(ui.TextDisplay(heading(name, value)))
     if chart:
         item = discord.MediaGalleryItem(
@@ -220,7 +232,7 @@ def chart_words(review: GameReview, names: Mapping[str, str], tr: Translator) ->
     first = review.moments[0].player if review.moments else ""
     words = tr.text(
         "{player}'s chance to win over the game; ✕ costly mistakes, ◆ the turning point.",
-        player=capped_name(names.get(first, first)),
+        player=stored_name(names.get(first, first), tr),
     )
     return clip(words, MEDIA_DESCRIPTION_LIMIT)
 

@@ -11,9 +11,11 @@ from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, SeasonPlace, SeasonStanding, StatsRow
 from bot.render.components import GOLD, Button, DrawnView
+from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
 from bot.render.review import skill_board_value, skill_qualifying, skill_value
-from bot.render.words import DESCRIPTION_LIMIT, FACES, capped_name, clip, describe, rules_name
+from bot.render.parts import stored_name
+from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, rules_name
 
 PAGE_SIZE = 10
 METRIC_NAMES: dict[Metric, str] = {
@@ -239,7 +241,8 @@ def history_embed(title: str, games: list[GameSummary], tr: Translator) -> disco
     lines = []
     for game in games:
         players = ", ".join(
-            f"{'🏆 ' if won else ''}{capped_name(name)} {tr.points(bank)}" for name, bank, won in game.players
+            f"{'🏆 ' if won else ''}{stored_name(name, tr)} {tr.points(bank)}"
+            for name, bank, won in game.players
         )
         lines.append(
             f"`{game.game_id}` <t:{int(game.ended_at)}:d> · {rules_name(game.rules_name, tr)} · {players}"
@@ -249,22 +252,22 @@ def history_embed(title: str, games: list[GameSummary], tr: Translator) -> disco
     return embed
 
 
-def _faces(dice: tuple[int, ...]) -> str:
-    """Unicode die faces: a replay is plain text (a code block or a file), where emojis can't show."""
-    return "".join(FACES[face] for face in dice)
-
-
 def replay_lines(
-    game: Game, names: dict[str, str], tr: Translator, marks: Mapping[int, str] | None = None
+    game: Game,
+    names: dict[str, str],
+    tr: Translator,
+    marks: Mapping[int, str] | None = None,
+    art: DiceArt = KEYCAP_ART,
 ) -> list[str]:
     """The game turn by turn: each roll, what was kept, and how the turn ended; `marks` (a decision's
-    cost, by the index of the first event it caused) go before those events."""
+    cost, by the index of the first event it caused) go before those events. Dice are the die emojis
+    (`art`) on the cards, keycaps in the `.txt` (a file shows no Discord emoji)."""
     lines: list[str] = []
     current: list[str] = []
     turn = 0
 
     def name_of(player: str | None) -> str:
-        return capped_name(names.get(player or "", tr.text("someone")))
+        return stored_name(names.get(player or "", tr.text("someone")), tr)
 
     for index, event in enumerate(game.events):
         if marks and index in marks and current:
@@ -275,10 +278,10 @@ def replay_lines(
             turn += 1
             current = [f"{turn}. {name_of(event.player)}:"]
         elif isinstance(event, Rolled):
-            current.append(tr.text("rolled {dice}", dice=_faces(event.dice)))
+            current.append(tr.text("rolled {dice}", dice=art.line(event.dice)))
         elif isinstance(event, Kept):
             kept = tr.text(
-                "kept {dice} (+{points}) →", dice=_faces(event.dice), points=tr.points(event.points)
+                "kept {dice} (+{points}) →", dice=art.line(event.dice), points=tr.points(event.points)
             )
             current.append(kept)
         else:

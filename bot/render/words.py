@@ -34,7 +34,6 @@ DESCRIPTION_LIMIT = 4096
 NAME_LIMIT = 32  # Discord's own limit for display names; payloads can still carry longer ones
 ECHO_LIMIT = 100
 
-FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 KEYCAPS = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣", 6: "6️⃣"}
 
 

@@ -16,6 +16,7 @@ class ButtonAction(StrEnum):
     JOIN = "join"
     TEAM = "team"
     CPU = "cpu"
+    UNSEAT = "uncpu"  # the host removes a computer: arg is its number
     LEAVE = "leave"
     START = "start"
     CANCEL = "cancel"
@@ -44,6 +45,7 @@ LOBBY_ACTIONS = frozenset(
         ButtonAction.JOIN,
         ButtonAction.TEAM,
         ButtonAction.CPU,
+        ButtonAction.UNSEAT,
         ButtonAction.LEAVE,
         ButtonAction.START,
         ButtonAction.CANCEL,

@@ -12,6 +12,7 @@ from bot.engine import LEVELS, DiceSource, Event, Game, IllegalAction, Ruleset
 from bot.engine.events import Removed, TimedOut, TurnStarted
 from bot.engine.messages import Listing, Message
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
+from bot.sessions.banking import banking_keep
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Seat, Session, TableSettings, new_game_id
 from bot.sessions.unit_of_work import UnitOfWork
@@ -146,9 +147,19 @@ class GameCommands:
             return Outcome.refuse(Message("Computer levels are {levels}.", levels=Listing(LEVELS, "and")))
         if len(session.seats) >= session.max_players:
             return Outcome.refuse(_full(session))
-        number = sum(1 for seat in session.seats if seat.computer) + 1
+        taken = {-seat.user_id for seat in session.seats if seat.computer}
+        number = next(n for n in range(1, len(taken) + 2) if n not in taken)  # a removed one's number is free
         name = Message("Computer {number} ({level})", number=number, level=level)  # drawn translated
         session.seats.append(Seat(-number, str(name), computer=level))
+        return await self._uow.commit(session, [])
+
+    async def _remove_computer(self, session: Session, user_id: int, number: int | None) -> Outcome:
+        if user_id != session.host_id:
+            return Outcome.refuse(Message("Only the host can remove computer players."))
+        seat = session.seat(-number) if number is not None and number > 0 else None
+        if seat is None or seat.computer is None:
+            return Outcome.refuse(Message("That computer is not in this lobby."))
+        session.seats.remove(seat)
         return await self._uow.commit(session, [])
 
     async def _rematch(
@@ -219,6 +230,10 @@ class GameCommands:
         self, session: Session, user_id: int, name: str, action: ButtonAction, arg: str | None
     ) -> Outcome:
         match action:
+            case ButtonAction.JOIN if user_id == session.host_id and session.seat(user_id) is not None:
+                return Outcome.refuse(
+                    Message("You're hosting this game: press **Start** when everyone is in.")
+                )
             case ButtonAction.JOIN:
                 return await self.join(session, user_id, name, None)
             case ButtonAction.TEAM:
@@ -227,6 +242,8 @@ class GameCommands:
                 return await self.start(session, user_id)
             case ButtonAction.CPU:
                 return await self._add_computer(session, user_id, arg or "normal")
+            case ButtonAction.UNSEAT:
+                return await self._remove_computer(session, user_id, _int(arg))
             case ButtonAction.LEAVE:
                 return await self._leave_lobby(session, user_id)
             case ButtonAction.CANCEL:
@@ -249,8 +266,9 @@ class GameCommands:
                 return await self.apply(
                     session, lambda g: g.roll(player, keep if g.phase == "choosing" else ())
                 )
-            case ButtonAction.BANK:
-                return await self.apply(session, lambda g: g.bank(player, keep))
+            case ButtonAction.BANK:  # nothing selected: "Bank all", the keep that banks the most
+                bank = banking_keep(game, keep) if not keep and game.phase == "choosing" else keep
+                return await self.apply(session, lambda g: g.bank(player, keep if bank is None else bank))
             case ButtonAction.PIGGYBACK:
                 return await self.apply(session, lambda g: g.piggyback(player))
         return Outcome.refuse(NOT_OF_THIS_GAME)
@@ -299,20 +317,11 @@ class GameCommands:
         if current is None or game is None:
             return None
         player = current.player_id
-        keep = _banking_keep(game, session.selection)
+        keep = banking_keep(game, session.selection)
         if keep is None:
             return await self.apply(session, lambda g: g.timeout(player))
         # Not an idle turn: no strike. The board reads "ran out of time" (0 in a row), then the bank.
         return await self.apply(session, lambda g: [TimedOut(player, 0), *g.bank(player, keep)])
-
-
-def _banking_keep(game: Game, selection: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The keep a timed-out turn banks with: the player's selection if it banks, else the keep that
-    banks the most; None when no bank is legal."""
-    if game.preview(selection).can_bank:
-        return selection
-    banks = [action.keep for action in game.legal_actions() if action.kind == "bank"]
-    return max(banks, key=lambda keep: game.preview(keep).turn_total, default=None)
 
 
 def _not_yours(session: Session, user_id: int, current: Seat | None) -> Message:

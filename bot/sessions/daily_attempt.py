@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-from bot.engine.daily import TURNS, DailyGame, TurnEnd
+from bot.engine import farkle_chance
+from bot.engine.daily import RULES, TURNS, DailyGame, TurnEnd
+from bot.engine.scoring import score_dice
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,14 @@ class DailyAttempt:
     turn_points: tuple[int, ...]
     kept: tuple[tuple[int, ...], ...]  # every keep's faces, sorted
     finished: bool
+    set_aside: tuple[int, ...] = ()  # this turn's kept dice
+    selection_points: int | None = 0  # what the selected dice score (None: they don't)
+    farkle_chance: Fraction | None = None  # of the roll the Roll button makes
+
+    @property
+    def dice_to_roll(self) -> int:
+        """How many dice Roll throws with this selection (keeping every die: six, hot dice)."""
+        return _to_roll(self.roll, self.dice_left, self.selected)
 
     @property
     def seq(self) -> str:
@@ -55,4 +66,21 @@ class DailyAttempt:
             turn_points=tuple(points for _, points in game.turns),
             kept=tuple(game.kept),
             finished=game.finished,
+            set_aside=game.set_aside,
+            selection_points=_points(game.roll, selected),
+            farkle_chance=farkle_chance(_to_roll(game.roll, game.dice_left, selected), RULES)
+            if not game.finished
+            else None,
         )
+
+
+def _points(roll: tuple[int, ...], selected: tuple[int, ...]) -> int | None:
+    """What the selected dice score; None when they don't all score."""
+    if not selected:
+        return 0
+    faces = tuple(sorted(roll[p] for p in selected if 0 <= p < len(roll)))
+    return score_dice(faces, RULES) or None
+
+
+def _to_roll(roll: tuple[int, ...], dice_left: int, selected: tuple[int, ...]) -> int:
+    return ((dice_left - len(selected)) or 6) if roll else dice_left

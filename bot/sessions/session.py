@@ -18,6 +18,7 @@ from bot.engine.events import event_from_row, event_row
 from bot.engine.review import live_chances
 from bot.engine.winprob import tables_for
 from bot.records import SessionRow, StoredSession
+from bot.sessions.banking import bank_all
 from bot.sessions.numbers import PlayerNumbers, numbers_of
 
 Stage = Literal["lobby", "playing", "over", "closed"]
@@ -107,6 +108,7 @@ class Snapshot:
     selection: tuple[int, ...] = ()
     preview: KeepPreview | None = None
     next_farkle_chance: Fraction | None = None
+    bank_all: int | None = None  # nothing selected on a roll: what Bank banks (the best keep's total)
     final_round: bool = False
     recent: tuple[Event, ...] = ()
     winners: tuple[int, ...] = ()
@@ -260,6 +262,7 @@ class Session:
             next_farkle_chance=(
                 farkle_chance(preview.dice_to_roll, self.rules) if preview and preview.dice_to_roll else None
             ),
+            bank_all=bank_all(game, self.selection),
             final_round=game.final_round,
             chances=self._live_chances(game),
             winners=tuple(int(p) for p in result.winners) if result else (),

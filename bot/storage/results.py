@@ -289,15 +289,22 @@ _GAME_SEATS = text(
 
 
 def recent_games(
-    connection: Connection, guild_id: int, channel_id: int | None = None, limit: int = 10
+    connection: Connection,
+    guild_id: int,
+    channel_id: int | None = None,
+    limit: int = 10,
+    user_id: int | None = None,
 ) -> list[GameSummary]:
+    """The newest finished games of a server (of one channel; with `user_id`, those that member played)."""
     where = "guild_id = :guild" + (" AND channel_id = :channel" if channel_id is not None else "")
+    if user_id is not None:
+        where += " AND game_id IN (SELECT game_id FROM game_players WHERE user_id = :user)"
     games = connection.execute(
         text(
             f"SELECT game_id, channel_id, ended_at, rules FROM games WHERE {where}"
             " ORDER BY ended_at DESC LIMIT :limit"
         ),
-        {"guild": guild_id, "channel": channel_id, "limit": limit},
+        {"guild": guild_id, "channel": channel_id, "limit": limit, "user": user_id},
     ).all()
     summaries = []
     for game in games:

@@ -121,6 +121,35 @@ def die_face(button: discord.Button) -> int:
     return int(button.emoji.name.removeprefix("die_"))
 
 
+def rolled(message: discord.Message) -> list[int]:
+    """The roll on the table, as its die buttons show it (the board draws the roll nowhere else)."""
+    dice = buttons(message)
+    return [die_face(dice[f"die:{i}"]) for i in range(6) if f"die:{i}" in dice]
+
+
+def selected(message: discord.Message) -> list[int]:
+    """The positions of the dice shown selected (a green button)."""
+    dice = buttons(message)
+    return [i for i in range(6) if f"die:{i}" in dice and dice[f"die:{i}"].style.name == "success"]
+
+
+def last_turn(message: discord.Message) -> str:
+    """How the previous turn ended: the quoted block above the current player's heading ("" if none)."""
+    for shown in texts(message):
+        if shown.startswith("> "):
+            return "\n".join(line.removeprefix("> ") for line in shown.splitlines())
+    return ""
+
+
+def set_aside(message: discord.Message) -> str:
+    """The turn's set-aside line, dice read as digits ("" with nothing set aside)."""
+    for shown in texts(message):
+        for line in shown.splitlines():
+            if line.startswith("Set aside: "):
+                return read_dice(line.removeprefix("Set aside: "))
+    return ""
+
+
 def labels(message: discord.Message) -> dict[str, str]:
     return {key: button.label or "" for key, button in buttons(message).items()}
 
@@ -188,9 +217,13 @@ async def open_game(
 
 
 def latest(channel: simcord.ChannelHandle) -> str:
-    """The board's last few events ("Latest" while playing, "Last moves" on the results)."""
-    shown = fields(board_message(channel))
-    return shown["Latest"] if "Latest" in shown else shown["Last moves"]
+    """The board's last few events: how the last turn ended and "Latest" while playing, "Last moves" on
+    the results (the board draws each event once, in one of them)."""
+    board = board_message(channel)
+    shown = fields(board)
+    if "Last moves" in shown:
+        return shown["Last moves"]
+    return "\n".join(text for text in (last_turn(board), shown.get("Latest", "")) if text)
 
 
 def disabled(message: discord.Message) -> set[str]:

@@ -13,7 +13,7 @@ from bot.engine.daily import DAY_SECONDS, TURNS, DailyDice, expert_score
 from bot.engine.daily import RULES as DAILY_RULES
 from bot.engine.scoring import scoring_options
 from tests.cogs.conftest import Table
-from tests.cogs.play import MakeBot, execute, farkle, parts, query, restart
+from tests.cogs.play import MakeBot, execute, farkle, parts, query, restart, texts, title
 
 BOARD = "🗓️ Daily challenge"
 Keeper = Callable[[tuple[int, ...]], tuple[tuple[int, ...], bool]]  # roll -> (positions kept, bank?)
@@ -36,7 +36,7 @@ def today(env: simcord.Env) -> int:
 def daily_board(table: Table, member: simcord.MemberActor) -> discord.Message:
     """The member's newest private daily board (nobody else sees it)."""
     for message in reversed(table.channel.history(viewer=member)):
-        if message.embeds and (message.embeds[0].title or "").startswith(BOARD):
+        if title(message).startswith(BOARD):
             assert message.flags.ephemeral
             return message
     raise AssertionError("no daily board")
@@ -135,7 +135,7 @@ async def test_a_second_daily_the_same_day_resumes_and_a_finished_one_is_not_rep
     final = daily_board(table, table.ana)
     assert "roll" not in buttons(final)
     await table.ana.slash(table.channel, "farkle daily")
-    assert "Come back tomorrow" in (daily_board(table, table.ana).embeds[0].footer.text or "")
+    assert "Come back tomorrow" in "\n".join(texts(daily_board(table, table.ana)))
     rows = await query(
         table.env, "SELECT COUNT(*), MAX(finished) FROM daily_attempts WHERE user_id = :u", u=table.ana.id
     )
@@ -232,3 +232,30 @@ async def test_achievements_a_crash_left_unawarded_are_awarded_after_a_restart(
     await table.env.advance_time(1)
     assert await query(table.env, "SELECT achievement FROM achievements ORDER BY achievement") == earned
     assert await query(table.env, "SELECT awarded FROM daily_attempts") == [(1,)]
+
+
+async def test_the_daily_board_is_the_game_board(table: Table) -> None:
+    """Roll and Bank say what they would do with the dice picked, picked dice are green, and the dice
+    kept this turn are set aside once with their score, as on a game's board."""
+    await table.ana.slash(table.channel, "farkle daily")
+    await press(table, table.ana, "roll")
+    board = daily_board(table, table.ana)
+    roll = DailyDice(today(table.env)).faces(1, 1)
+    assert shown_roll(board)[1] == roll and not any(t.startswith("Set aside") for t in texts(board))
+    labels = {key: button.label for key, button in buttons(board).items()}
+    assert labels["roll"] == "Pick dice to keep" and labels["bank"] == "Bank 0"
+    option = scoring_options(roll, DAILY_RULES)[-1]  # one scoring keep
+    for position in _keep(roll, option.dice):
+        await press(table, table.ana, f"die:{position}")
+    board = daily_board(table, table.ana)
+    picked = [key for key, button in buttons(board).items() if button.style is discord.ButtonStyle.success]
+    assert len([key for key in picked if key.startswith("die:")]) == len(option.dice)
+    points = f"{option.points:,}"
+    roll_label = buttons(board)["roll"].label or ""
+    assert (
+        roll_label.startswith(f"Roll {6 - len(option.dice)} dice (+{points}) · ") and "% Farkle" in roll_label
+    )
+    assert buttons(board)["bank"].label == f"Bank {points}" and not buttons(board)["bank"].disabled
+    await press(table, table.ana, "roll")
+    shown = "\n".join(texts(daily_board(table, table.ana)))
+    assert f"Turn total **{points}**" in shown and f"(+{points})" in shown and "Set aside: " in shown

@@ -74,7 +74,8 @@ WORDS = {
 ENGLISH = (
     "turn total", "Standings", "Final standings", "Set aside this turn", "Next roll", "Press **Join**",
     "Rematch", "wins!", "Single 1:", "get on the board", "banked", "Players (", "Leave", "Roll ", "Hint",
-    "it's your turn", "Latest", "farkled", "rules ·", "No piggybacking", "Nobody yet",
+    "it's your turn", "Latest", "farkled", "rules ·", "No piggybacking", "Nobody yet", "Set aside",
+    "Bank all", "Hot dice", "hot dice", "best turn", "Farkle chance", "custom",
 )  # fmt: skip
 
 
@@ -160,7 +161,7 @@ async def test_private_refusals_follow_each_members_client(
     await act(table.ana, table.channel, "start")
     assert await refused(table.ben, table.channel, "roll") == "ana ist am Zug."
     assert await refused(table.cy, table.channel, "roll") == "É a vez de ana."
-    assert labels(board_message(table.channel))["roll"] == "Roll 6 dice", (
+    assert labels(board_message(table.channel))["roll"] == "Roll 6 dice · 3.1% Farkle", (
         "the board stays in the server's language"
     )
     assert (await table.ana.slash(table.channel, "farkle new")).response.content == (  # type: ignore[union-attr]

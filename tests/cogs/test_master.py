@@ -27,7 +27,7 @@ from tests.cogs.play import (
     title,
 )
 
-CHANCES = re.compile(r"you win \*\*(\d+\.\d) %\*\*")
+CHANCES = re.compile(r"you win \*\*(\d+\.\d)%\*\*")
 
 
 def flat_tables(rules: Ruleset) -> WinTables:

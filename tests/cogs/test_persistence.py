@@ -36,6 +36,7 @@ from tests.cogs.play import (
     latest,
     open_game,
     query,
+    read_dice,
     refused,
     restart,
     title,
@@ -68,6 +69,10 @@ def embed_of(result: simcord.InteractionResult) -> discord.Embed:
     return result.response.embeds[0]
 
 
+def buttons_of(message: discord.Message) -> list[discord.Button]:
+    return [item for row in message.components for item in getattr(row, "children", [])]
+
+
 def fields(embed: discord.Embed) -> dict[str, str]:
     return {f.name or "": f.value or "" for f in embed.fields}
 
@@ -93,7 +98,7 @@ async def test_restart_mid_turn_then_finish_on_the_old_board(
     board = board_message(table.channel)
     assert board.id == before.id
     assert "ana's turn" in description(board)
-    assert labels(board)["bank"] == "Bank 2,000"
+    assert labels(board)["bank"] == "Bank all 4,000", "nothing selected yet: the best keep"
     await keep_all(table.ana, table.channel)
     await big_turn(table.ana, table.channel, 3)  # two more sixes of ones, then the bank
     assert "🏦 ana banked 10,000 (now 10,000)" in latest(table.channel)
@@ -380,17 +385,26 @@ async def test_history_and_replay(table: Table, dice: Dice) -> None:
 
     replayed = await table.cy.slash(table.channel, "farkle replay", game=game_id.upper())
     assert replayed.ephemeral and replayed.response is not None
-    text = replayed.response.content
-    assert text.startswith("```\n") and text.endswith("\n```")
-    turns = text.strip("`\n").splitlines()
+    card = embed_of(replayed)
+    assert card.title == f"🎬 Replay of game {game_id}" and card.footer.text == "Page 1 of 1"
+    turns = read_dice(card.description or "").splitlines()
     assert turns[0] == "🎲 ana won the roll-off (6, 2) and starts"
     assert turns[1].startswith(
-        "1. ana: rolled ⚀⚀⚀⚀⚀⚀ [✓] kept ⚀⚀⚀⚀⚀⚀ (+2,000) → | 🔥 ana has hot dice! "
-        "rolled ⚀⚀⚀⚀⚀⚀ [−0.1% chance to win] kept ⚀⚀⚀⚀⚀⚀ (+2,000) →"
+        "1. ana: rolled 1 1 1 1 1 1 [✓] kept 1 1 1 1 1 1 (+2,000) → | 🔥 ana has hot dice! "
+        "rolled 1 1 1 1 1 1 [−0.1% chance to win] kept 1 1 1 1 1 1 (+2,000) →"
     ), "each decision is marked with its cost (the classic tables ship): the best move with ✓"
     assert "ana banked 10,000" in turns[1]
-    assert turns[2] == "2. ben: rolled ⚁⚂⚃⚅⚁⚂ | 💥 ben farkled | 🏆 Game over"
+    assert turns[2] == "2. ben: rolled 2 3 4 6 2 3 | 💥 ben farkled | 🏆 Game over"
     assert len(turns) == 3
+    assert [b.disabled for b in buttons_of(replayed.response.message)] == [True, True], "one page"
+    (download,) = replayed.response.attachments
+    text = (await download.read()).decode()
+    assert download.filename == f"farkle-{game_id}.txt"
+    assert text.splitlines()[2] == "2. ben: rolled 2️⃣ 3️⃣ 4️⃣ 6️⃣ 2️⃣ 3️⃣ | 💥 ben farkled | 🏆 Game over"
+    offered = await table.ana.autocomplete(table.channel, "farkle replay", "game", "")
+    assert [choice["value"] for choice in offered] == [game_id], "ana's recent games"
+    assert offered[0]["name"].startswith(f"{game_id} · ") and "classic · ana, ben" in offered[0]["name"]
+    assert await table.cy.autocomplete(table.channel, "farkle review", "game", "") == [], "cy played none"
     unknown = await table.cy.slash(table.channel, "farkle replay", game="abcdef")
     assert unknown.response is not None
     assert unknown.response.content == "No finished game `abcdef` in this server."
@@ -423,8 +437,8 @@ async def test_forget_me_asks_first(table: Table, dice: Dice, env: simcord.Env) 
     assert board.response is not None and lines(board.response.message) == ["**1.** ben · 0"]
     game_id = (history.description or "").split("`")[1]
     replayed = await table.ben.slash(table.channel, "farkle replay", game=game_id)
-    assert replayed.response is not None and replayed.response.content.startswith(
-        "```\n🎲 Forgotten player won the roll-off (6, 2) and starts\n1. Forgotten player: rolled"
+    assert (embed_of(replayed).description or "").startswith(
+        "🎲 Forgotten player won the roll-off (6, 2) and starts\n1. Forgotten player: rolled"
     )
 
 
@@ -453,3 +467,23 @@ async def test_reset_leaderboard_needs_manage_server(table: Table, dice: Dice, e
         assert lines(board.response.message) == ["Nobody is ranked yet."], period
     history = embed_of(await table.ana.slash(table.channel, "farkle history"))
     assert "🏆 ana 10,000" in (history.description or ""), "history stays"
+
+
+async def test_a_replay_turns_its_pages_and_keeps_its_download(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.render.replay.PAGE_TEXT", 200)  # a page a turn or so
+    await finish_quickly(table, dice)
+    history = embed_of(await table.cy.slash(table.channel, "farkle history"))
+    game_id = (history.description or "").split("`")[1]
+    replayed = await table.cy.slash(table.channel, "farkle replay", game=game_id)
+    first = embed_of(replayed)
+    pages = int((first.footer.text or "").rsplit(" ", 1)[1])
+    assert pages > 1 and (first.footer.text or "") == f"Page 1 of {pages}"
+    message = replayed.response.message  # type: ignore[union-attr]
+    previous, following = buttons_of(message)
+    assert previous.disabled and not following.disabled
+    turned = await table.cy.click(message, custom_id=following.custom_id)
+    second = embed_of(turned)
+    assert second.footer.text == f"Page 2 of {pages}" and second.description != first.description
+    assert [a.filename for a in turned.response.attachments] == [f"farkle-{game_id}.txt"]  # type: ignore[union-attr]

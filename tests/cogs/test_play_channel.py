@@ -26,8 +26,9 @@ from tests.cogs.play import (
     open_game,
     pings,
     press,
-    read_dice,
     refused,
+    rolled,
+    selected,
     texts,
     title,
 )
@@ -315,7 +316,7 @@ async def test_a_press_just_after_the_board_was_deleted_counts_and_gets_a_new_bo
         == "Your move counts. The board had been deleted, so I posted a new one below."
     )
     new = board_message(table.channel)
-    assert new.id != board.id and read_dice(field(new, "Roll")).startswith("1 2 3 4 6 6")
+    assert new.id != board.id and rolled(new) == [1, 2, 3, 4, 6, 6]
     await act(table.ana, table.channel, "die:0")  # the new board plays on
 
 
@@ -333,11 +334,11 @@ async def test_board_is_posted_again_at_the_bottom(table: Table, dice: Dice) -> 
     assert not result.ephemeral
     new = board_message(table.channel)
     assert new.id != old.id and table.channel.history()[-1].id == new.id
-    assert field(new, "Roll") == field(old, "Roll")
+    assert rolled(new) == rolled(old) == [1, 2, 3, 4, 6, 6]
     old_now = next(m for m in table.channel.history() if m.id == old.id)
     assert texts(old_now) == ["The board moved down ⬇️"] and buttons(old_now) == {}
     await keep(table.ana, table.channel, 0)  # the new board plays on
-    assert field(board_message(table.channel), "Roll").endswith("✅ ⬛ ⬛ ⬛ ⬛ ⬛")
+    assert selected(board_message(table.channel)) == [0]
 
 
 async def test_board_without_a_game(table: Table) -> None:
@@ -385,7 +386,7 @@ async def test_two_channels_play_at_once(table: Table, dice: Dice) -> None:
     await act(table.ana, other, "bank")
 
     here, there = board_message(table.channel), board_message(other)
-    assert read_dice(field(here, "Roll")) == "1 2 3 4 6 6\n✅ ⬛ ⬛ ⬛ ⬛ ⬛"
+    assert rolled(here) == [1, 2, 3, 4, 6, 6] and selected(here) == [0]
     assert "ana's turn" in description(here)
     assert "cy's turn" in description(there)
     assert "🏦 ana banked 50 (now 50)" in latest(other)

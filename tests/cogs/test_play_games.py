@@ -105,7 +105,7 @@ async def test_family_game_lands_exactly_on_the_target_and_gives_the_rest_away(
     await keep(table.ana, table.channel, 0, 1, 2, 3, 4, 5)  # six of a kind: 10,000, and hot dice
     board = board_message(table.channel)
     assert "bank" in disabled(board), "hot dice must be rolled under family rules"
-    assert labels(board)["roll"] == "Roll 6 dice (+10,000)"
+    assert labels(board)["roll"] == "Roll 6 dice (+10,000) · 3.1% Farkle"
     await act(table.ana, table.channel, "roll")
     await keep(table.ana, table.channel, 0)  # the 1: 10,100 is 100 over the target
     assert labels(board_message(table.channel))["bank"] == "Bank 10,100"

@@ -13,19 +13,23 @@ from tests.cogs.play import (
     board_message,
     buttons,
     description,
-    die_face,
     disabled,
     field,
     fields,
     keep,
     keep_all,
     labels,
+    last_turn,
     latest,
     open_game,
     pings,
     press,
     read_dice,
     refused,
+    rolled,
+    selected,
+    set_aside,
+    texts,
 )
 
 OUTDATED = "This board is out of date: use the newest board in the channel (`/farkle board` shows it)."
@@ -36,23 +40,23 @@ async def test_the_board_shows_the_roll_the_selection_and_the_odds(table: Table,
     await open_game(table.channel, table.ana, table.ben)
     board = board_message(table.channel)
     assert "🎲 ana won the roll-off (6, 2) and starts" in latest(table.channel)
-    assert labels(board) == {"roll": "Roll 6 dice", "bank": "Bank 0", "hint": "Hint"}
+    assert labels(board) == {"roll": "Roll 6 dice · 3.1% Farkle", "bank": "Bank 0", "hint": "Hint"}
     assert "bank" in disabled(board)
     assert pings(table.channel) == [f"<@{table.ana.id}> 🎲 it's your turn!"]
 
     await act(table.ana, table.channel, "roll")
     await keep(table.ana, table.channel, 0, 1)
     board = board_message(table.channel)
-    assert read_dice(field(board, "Roll")) == "1 5 2 3 3 4\n✅ ✅ ⬛ ⬛ ⬛ ⬛"
-    assert [die_face(buttons(board)[f"die:{i}"]) for i in range(6)] == [1, 5, 2, 3, 3, 4]
-    assert buttons(board)["die:0"].style.name == "success"  # selected dice are highlighted
-    assert labels(board)["roll"] == "Roll 4 dice (+150)"
+    assert rolled(board) == [1, 5, 2, 3, 3, 4]
+    assert selected(board) == [0, 1], "selected dice are green buttons"
+    assert not any("✅" in text or "⬛" in text for text in texts(board)), "no second row of marks"
+    assert labels(board)["roll"] == "Roll 4 dice (+150) · 16% Farkle", "the chance of the roll it makes"
     assert labels(board)["bank"] == "Bank 150"
-    assert field(board, "Next roll") == "4 dice · 15.7% Farkle chance"
+    assert "Next roll" not in "\n".join(texts(board))
     assert "Standings" in fields(board)
 
     await press(table.ana, table.channel, "die:1")  # unselect the 5
-    assert labels(board_message(table.channel))["roll"] == "Roll 5 dice (+100)"
+    assert labels(board_message(table.channel))["roll"] == "Roll 5 dice (+100) · 7.7% Farkle"
 
 
 async def test_picking_dice_is_silent_and_the_buttons_say_whether_they_score(
@@ -67,7 +71,7 @@ async def test_picking_dice_is_silent_and_the_buttons_say_whether_they_score(
     assert labels(board)["roll"] == labels(board)["bank"] == "Doesn't score"
     taps.append(await press(table.ana, table.channel, "die:4"))
     assert [tap.ephemeral or bool(tap.followups) for tap in taps] == [False] * 3, "no private message"
-    assert labels(board_message(table.channel))["roll"] == "Roll 3 dice (+200)"
+    assert labels(board_message(table.channel))["roll"] == "Roll 3 dice (+200) · 28% Farkle"
 
 
 async def test_a_press_by_someone_else_is_refused_privately(table: Table, dice: Dice) -> None:
@@ -76,10 +80,10 @@ async def test_a_press_by_someone_else_is_refused_privately(table: Table, dice: 
     assert await refused(table.ben, table.channel, "roll") == "It's ana's turn."
     assert await refused(table.cy, table.channel, "roll") == "It's ana's turn."
     board = board_message(table.channel)
-    assert "Roll" not in fields(board), "nothing was rolled"
+    assert rolled(board) == [], "nothing was rolled"
     await act(table.ana, table.channel, "roll")
     assert await refused(table.ben, table.channel, "die:0") == "It's ana's turn."
-    assert field(board_message(table.channel), "Roll").endswith("⬛ ⬛ ⬛ ⬛ ⬛ ⬛")
+    assert selected(board_message(table.channel)) == []
 
 
 async def test_hot_dice_roll_six_fresh_dice(table: Table, dice: Dice) -> None:
@@ -87,14 +91,14 @@ async def test_hot_dice_roll_six_fresh_dice(table: Table, dice: Dice) -> None:
     await open_game(table.channel, table.ana, table.ben)
     await act(table.ana, table.channel, "roll")
     await keep_all(table.ana, table.channel)
-    assert labels(board_message(table.channel))["roll"] == "Roll 6 dice (+1,000)"
+    assert labels(board_message(table.channel))["roll"] == "Roll 6 dice (+1,000) · 3.1% Farkle"
     await act(table.ana, table.channel, "roll")
 
     board = board_message(table.channel)
-    assert "🔥 ana has hot dice!" in latest(table.channel)
-    assert read_dice(field(board, "Hot dice!")) == "1 2 3 4 5 6\n🔥 ana has hot dice!", "the six that scored"
-    assert read_dice(field(board, "Roll")).startswith("5 2 3 4 6 6")
-    assert read_dice(field(board, "Set aside this turn")) == "1 2 3 4 5 6"
+    assert set_aside(board) == "1 2 3 4 5 6 🔥 (+1,000)", "the six that scored, once, with the fire"
+    assert rolled(board) == [5, 2, 3, 4, 6, 6]
+    shown = "\n".join(texts(board))
+    assert shown.count("🔥") == 1 and "hot dice" not in shown, "hot dice said once"
     assert "turn total **1,000**" in description(board)
     await keep(table.ana, table.channel, 0)
     await act(table.ana, table.channel, "bank")
@@ -109,17 +113,18 @@ async def test_a_farkle_loses_the_turn_and_passes_the_dice(table: Table, dice: D
     await act(table.ana, table.channel, "roll")
 
     board = board_message(table.channel)
-    assert "💥 ana farkled and lost 100" in latest(table.channel)
-    assert read_dice(field(board, "Farkle!")) == "2 3 4 6 6\n💥 ana farkled and lost 100", (
-        "the roll that farkled"
-    )
-    assert "ben's turn" in description(board)
+    assert read_dice(last_turn(board)) == "💥 ana farkled and lost 100 · 2 3 4 6 6", "the roll that farkled"
+    shown = texts(board)
+    block = next(i for i, text in enumerate(shown) if text.startswith("> "))
+    assert "**ben's turn**" in shown[block + 1], "right above the next player's heading"
+    assert "farkled" not in "\n".join(shown[block + 1 :]), "said once"
     assert "▫️ **ana** · 0 ▱▱▱▱▱▱▱▱ · 💥" in field(board, "Standings")
     assert pings(table.channel) == [f"<@{table.ben.id}> 🎲 it's your turn!"], "the old ping is replaced"
     ping = table.channel.history()[-1]
     assert [user.id for user in ping.mentions] == [table.ben.id]
     await act(table.ben, table.channel, "roll")
-    assert "Farkle!" not in fields(board_message(table.channel)), "shown until the next roll"
+    assert last_turn(board_message(table.channel)) == "", "shown until ben rolls"
+    assert "💥 ana farkled and lost 100" in latest(table.channel), "then it is history"
 
 
 async def test_bank_is_disabled_below_the_entry_minimum(table: Table, dice: Dice) -> None:
@@ -171,7 +176,7 @@ async def test_piggyback_is_offered_and_taken(table: Table, dice: Dice) -> None:
     await act(table.ana, table.channel, "bank")  # leaves 5 dice and 100 points
 
     board = board_message(table.channel)
-    assert labels(board)["roll"] == "Roll 6 fresh dice"
+    assert labels(board)["roll"] == "Roll 6 fresh dice · 2.3% Farkle"
     assert labels(board)["piggyback"] == "Piggyback on 5 dice"
     await act(table.ben, table.channel, "piggyback")
     board = board_message(table.channel)
@@ -190,7 +195,7 @@ async def test_piggyback_is_not_offered_without_the_rule(table: Table, dice: Dic
     await keep(table.ana, table.channel, 0)
     await act(table.ana, table.channel, "bank")
     board = board_message(table.channel)
-    assert "piggyback" not in buttons(board) and labels(board)["roll"] == "Roll 6 dice"
+    assert "piggyback" not in buttons(board) and labels(board)["roll"] == "Roll 6 dice · 3.1% Farkle"
 
 
 async def test_a_double_click_is_applied_once(table: Table, dice: Dice) -> None:
@@ -234,7 +239,7 @@ async def test_a_press_on_an_outdated_board_is_refused_and_not_applied(
     content = (await table.ana.click(old, custom_id=buttons(old)["roll"].custom_id)).response.content
     assert content == OUTDATED
     board = board_message(table.channel)
-    assert read_dice(field(board, "Roll")).startswith("1 2 3 4 6 6"), "the old press rolled nothing"
+    assert rolled(board) == [1, 2, 3, 4, 6, 6], "the old press rolled nothing"
     assert dice.unused == 0
 
 

@@ -15,6 +15,7 @@ from bot.engine.rules import Ruleset
 from bot.engine.winprob import adopt, forget
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
+    DIE_EMOJI,
     ROLL_OFF,
     MakeBot,
     act,
@@ -72,6 +73,12 @@ def charts(message: discord.Message) -> list[str]:
     return [attached[url] for url in shown]
 
 
+def faces(text: str) -> str:
+    """Dice as digits, whether drawn as the die emojis or as keycaps; never the tiny ⚀–⚅ glyphs."""
+    assert not any(glyph in text for glyph in "⚀⚁⚂⚃⚄⚅"), text
+    return DIE_EMOJI.sub(lambda match: match[1], text).replace("\ufe0f\u20e3", "")
+
+
 async def test_the_review_button_answers_privately_in_chances_to_win(table: Table, dice: Dice) -> None:
     game_id = await finish(table, dice)  # classic: its win tables ship with the bot
     results = board_message(table.channel)
@@ -87,7 +94,8 @@ async def test_the_review_button_answers_privately_in_chances_to_win(table: Tabl
     assert re.search(r"^Decisions cost \*\*\d+\.\d%\*\* · the dice gave \*\*[+−]\d+\.\d%\*\*$", ana, re.M), (
         ana
     )
-    assert "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice → best: keep ⚀⚀⚀⚀⚀⚀, bank 8,000 (−" in ana
+    line = "1. Turn 1 · 1 1 1 1 1 1: keep 1 1 1 1 1 1, roll 6 dice → best: keep 1 1 1 1 1 1, bank 8,000 (−"
+    assert line in faces(ana), "die emojis (keycaps where emojis would not fit)"
     assert "No decision that mattered." in ben and "Decisions cost **0.0%** · the dice gave **" in ben
     assert charts(shown) == ["review-chart.png"]
     (chart,) = shown.attachments
@@ -106,9 +114,10 @@ async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table
     ana = fields(shown)["ana"]
     assert re.search(r"^Decisions cost \*\*\d+\*\* expected points · the dice gave \*\*", ana, re.M)
     line = (
-        "1. Turn 1 · ⚀⚀⚀⚀⚀⚀: keep ⚀⚀⚀⚀⚀⚀, bank 10,000 → best: keep ⚀⚀⚀⚀⚀⚀, roll 6 dice (−13 expected points)"
+        "1. Turn 1 · 1 1 1 1 1 1: keep 1 1 1 1 1 1, bank 10,000 → best: keep 1 1 1 1 1 1, roll 6 dice "
+        "(−13 expected points)"
     )
-    assert line in ana and "· 0 costly mistakes · 5 decisions" in ana
+    assert line in faces(ana) and "· 0 costly mistakes · 5 decisions" in ana
 
 
 async def test_review_command_has_replays_scope_and_reads_the_same_after_a_restart(

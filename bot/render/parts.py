@@ -1,0 +1,73 @@
+"""What every game card shares: the game's buttons, seats named in the reader's language, the title."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from discord import ui
+
+from bot.engine.messages import N_
+from bot.render.components import Button, ButtonRef
+from bot.render.language import Translator
+from bot.render.words import capped_name, clip
+from bot.sessions.actions import ButtonAction
+from bot.sessions.session import SeatView, Snapshot
+
+TITLE_LIMIT = 256
+TEAM_NAMES = (N_("Red"), N_("Blue"), N_("Green"), N_("Yellow"))
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"), "master": N_("master")}
+
+
+def game_button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> Button:
+    """A plain button with the game's custom id: the board edge answers it on any message."""
+    arg = kwargs.pop("arg", None)
+    ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
+    return Button(label=label, custom_id=ref.custom_id, **kwargs)  # type: ignore[arg-type]
+
+
+def level_name(level: str, tr: Translator) -> str:
+    return tr.term(LEVEL_NAMES.get(level, level))
+
+
+def computer_name(number: int, level: str, tr: Translator) -> str:
+    """A computer as drawn everywhere (board, odds, review, history): "Ordinateur 1 (expert)"."""
+    return tr.text("Computer {number} ({level})", number=number, level=level_name(level, tr))
+
+
+def seat_name(seat: SeatView, tr: Translator) -> str:
+    """A seat as drawn: a member's display name, capped (a payload's can be far longer than Discord's own
+    limit); a computer named in the reader's language ("Computer 1 (normal)" is how the session stores it)."""
+    if seat.computer is None:
+        return capped_name(seat.name)
+    return computer_name(-seat.user_id, seat.computer, tr)
+
+
+STORED_COMPUTER = re.compile(r"Computer (\d{1,2}) \((easy|normal|expert|master)\)")
+
+
+def stored_name(name: str, tr: Translator) -> str:
+    """A name as a finished game keeps it (history, replay, review): a computer's, stored in English
+    ("Computer 1 (master)"), drawn in the reader's language like a seat's."""
+    match = STORED_COMPUTER.fullmatch(name)
+    return computer_name(int(match[1]), match[2], tr) if match else capped_name(name)
+
+
+def names(snapshot: Snapshot, tr: Translator) -> Callable[[str | int | None], str]:
+    """Player ids (as events carry them) to seat names as drawn."""
+    seats = {str(seat.user_id): seat for seat in snapshot.seats}
+
+    def name_of(player: str | int | None) -> str:
+        seat = seats.get(str(player))
+        return seat_name(seat, tr) if seat is not None else tr.text("someone")
+
+    return name_of
+
+
+def team_name(team: int | None, tr: Translator) -> str:
+    return tr.term(TEAM_NAMES[(team or 1) - 1])
+
+
+def title_block(title: str, *lines: str) -> ui.TextDisplay[ui.LayoutView]:
+    """The card's header: a large title, then its lines."""
+    return ui.TextDisplay("\n".join([f"### {clip(title, TITLE_LIMIT)}", *lines]))
