@@ -16,8 +16,8 @@ from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, Play
 from bot.records import SKILL_DECISIONS, SKILL_MINIMUM
 from bot.render.components import MOST_TEXT, Button, Rendered, card, heading
 from bot.render.components import Part as CardPart
-from bot.render.language import Translator
 from bot.render.dice import KEYCAP_ART, DiceArt
+from bot.render.language import Translator
 from bot.render.parts import seat_name, stored_name
 from bot.render.words import TITLE_LIMIT, clip
 from bot.sessions.session import Snapshot

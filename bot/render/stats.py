@@ -13,8 +13,8 @@ from bot.records import GameSummary, Metric, Period, Ranked, SeasonPlace, Season
 from bot.render.components import GOLD, Button, DrawnView
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
-from bot.render.review import skill_board_value, skill_qualifying, skill_value
 from bot.render.parts import stored_name
+from bot.render.review import skill_board_value, skill_qualifying, skill_value
 from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, rules_name
 
 PAGE_SIZE = 10
