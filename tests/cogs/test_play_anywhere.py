@@ -110,7 +110,7 @@ async def test_a_whole_game_plays_in_interaction_responses(
     shown = await conversation.slash(conversation.members[0], "farkle stats")
     assert shown.response is not None and shown.response.embeds
     numbers = {f.name: f.value for f in shown.response.embeds[0].fields}
-    assert numbers["Games"] == "1" and numbers["Wins"].startswith("1 ")
+    assert numbers["Rated games"] == "1" and numbers["Wins"].startswith("1 ")
     everywhere = shown.response.embeds[0].footer.text == "Every server and conversation you played in"
     assert everywhere == (guild_id is None), "in a DM or group DM: the member's numbers everywhere"
 

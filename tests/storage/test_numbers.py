@@ -17,7 +17,7 @@ from bot.engine.events import TurnStarted
 from bot.engine.levels import strategy_for
 from bot.engine.review import GameReview
 from bot.ratings import rate_game
-from bot.records import METRICS, Metric, Period, Rating
+from bot.records import METRICS, SKILL_DECISIONS, SKILL_MINIMUM, Metric, Period, Rating
 from bot.render.language import Translator
 from bot.render.stats import leaderboard_embed, stats_embed
 from bot.sessions.archive import record_of, replay
@@ -127,15 +127,22 @@ class Totals:
     hot_dice: int = 0
     rating: float = 0.0
     accuracies: list[tuple[float, float]] = field(default_factory=list)  # (ended at, accuracy)
+    # rated games' decisions in chances to win: (ended at, game id, index in the review, loss)
+    decisions: list[tuple[float, str, int, float]] = field(default_factory=list)
 
     def value(self, metric: Metric) -> float:
         if metric == "win_rate":
             return self.wins / self.games
         if metric == "accuracy":
             return sum(a for _, a in self.accuracies) / len(self.accuracies)
+        if metric == "skill":  # the mean given away over the latest decisions: less is better
+            latest = sorted(self.decisions, reverse=True)[:SKILL_DECISIONS]
+            return -sum(loss for *_, loss in latest) / len(latest)
         return float(getattr(self, metric))
 
     def counted(self, metric: Metric) -> int:
+        if metric == "skill":
+            return min(len(self.decisions), SKILL_DECISIONS)
         return len(self.accuracies) if metric == "accuracy" else self.games
 
 
@@ -182,6 +189,12 @@ async def recomputed(db: Database, since: float) -> dict[int, Totals]:
                     totals[int(human["user_id"])].accuracies.append((game["ended_at"], mine.accuracy))
         if len(humans) < 2:
             continue  # against computers: not rated
+        if review is not None and recent and judged.measure == "win":
+            members = {str(h["user_id"]) for h in humans}
+            for index, decision in enumerate(judged.decisions):
+                if decision.player in members:
+                    mine_decisions = totals[int(decision.player)].decisions
+                    mine_decisions.append((game["ended_at"], game["game_id"], index, decision.loss))
         placement = {p: place for place, group in enumerate(result.placements, start=1) for p in group}
         ids = sorted(int(h["user_id"]) for h in humans)
         after = rate_game([ratings.get(u) for u in ids], [placement[str(u)] for u in ids])
@@ -208,7 +221,7 @@ async def recomputed(db: Database, since: float) -> dict[int, Totals]:
 
 def expected_board(totals: dict[int, Totals], metric: Metric) -> list[tuple[int, int, float]]:
     """(rank, member, value): members with the board's minimum, ranked one more than those strictly ahead."""
-    minimum = MIN_GAMES if metric in ("win_rate", "accuracy") else 1
+    minimum = {"win_rate": MIN_GAMES, "accuracy": MIN_GAMES, "skill": SKILL_MINIMUM}.get(metric, 1)
     ranked = {user: t.value(metric) for user, t in totals.items() if t.counted(metric) >= minimum}
     lines = [
         (1 + sum(1 for v in ranked.values() if v > value + 1e-9), user, value)
@@ -219,7 +232,9 @@ def expected_board(totals: dict[int, Totals], metric: Metric) -> list[tuple[int,
 
 def shown_value(metric: Metric, row: Any) -> float:
     return float(
-        row.accuracy
+        -row.given_away
+        if metric == "skill"
+        else row.accuracy
         if metric == "accuracy"
         else row.win_rate
         if metric == "win_rate"
@@ -291,7 +306,7 @@ async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games
                 )
                 counted = totals[user].counted(metric) if user in totals else 0
                 assert shown.counted == counted and shown.minimum == (
-                    MIN_GAMES if metric in ("win_rate", "accuracy") else 1
+                    {"win_rate": MIN_GAMES, "accuracy": MIN_GAMES, "skill": SKILL_MINIMUM}.get(metric, 1)
                 )
                 embed = leaderboard_embed(
                     metric,
