@@ -88,7 +88,7 @@ class Farkle(
             host_id=user.id,
             host_name=user.display_name,
             rules=ruleset,
-            table=replace(table, channel_routes=in_channel),
+            table=table,
         )
         threads = config.threads and in_channel and interaction.guild_id is not None
         thread, no_thread = await open_game_thread(interaction) if threads else (None, None)
