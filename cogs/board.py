@@ -32,11 +32,11 @@ from bot.render.language import Translator
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome
-from bot.sessions.session import Snapshot
 from bot.sessions.stream import GameChanged, GameEvent
 from bot.storage.boards import SqlBoardLedger
 from cogs.catch_up import CatchUp
-from cogs.delivery import Delivery, channel_routes
+from cogs.delivery import Delivery, answer_with, channel_routes
+from cogs.follow import Follows
 from cogs.language import public
 from cogs.ledger import Ledger
 from cogs.pings import Pings
@@ -70,15 +70,6 @@ def pressed_game_button(interaction: discord.Interaction) -> ButtonRef | None:
     return ButtonRef(match["game"], match["seq"], match["action"], match["arg"])
 
 
-async def _answer_with(interaction: discord.Interaction, rendered: Rendered) -> int:
-    """Answer with a board and return its message id, taken from the answer itself: a second request
-    for it would leave a window in which a quick press finds no board and posts another one."""
-    answer = await interaction.response.send_message(**rendered.message)
-    if answer.message_id is not None:
-        return answer.message_id
-    return (await interaction.original_response()).id  # an answer without its message (older API)
-
-
 async def _tell_privately(interaction: discord.Interaction, text: str) -> None:
     try:
         await reply_ephemeral(interaction, text)
@@ -96,7 +87,8 @@ class Boards(commands.Cog):
         self.ledger = Ledger(SqlBoardLedger(bot.db))
         self.publisher = Publisher(bot, self.ledger, self.delivery)
         self.pings = Pings(bot, self.ledger, self.delivery)
-        self.catching_up = CatchUp(bot, self.ledger, self.publisher, self.pings)
+        self.follows = Follows(bot, self.ledger, self.publisher)
+        self.catching_up = CatchUp(bot, self.ledger, self.publisher, self.pings, self.follows)
 
     async def cog_load(self) -> None:
         self.manager.subscribe(self.on_game_event)
@@ -105,6 +97,7 @@ class Boards(commands.Cog):
     async def cog_unload(self) -> None:
         self.catching_up.cancel()
         await self.publisher.close()
+        await self.follows.close()
         await self.ledger.close()
 
     # ------------------------------------------------------------------ answering interactions
@@ -116,6 +109,7 @@ class Boards(commands.Cog):
         ref = pressed_game_button(interaction)
         channel_id = interaction.channel_id
         if ref is None or channel_id is None:
+            await self.follows.press(interaction)
             return
         self.bot.answering()
         try:
@@ -160,7 +154,7 @@ class Boards(commands.Cog):
         elif outcome.opened or not channel_routes(interaction):
             # A new lobby (or a rematch pressed on the results), or a game only interactions reach:
             # this answer is the board's message.
-            await self._attached(snapshot, interaction, await _answer_with(interaction, rendered))
+            await self.publisher.attached(snapshot, interaction, await answer_with(interaction, rendered))
         elif board is None:  # the answer that opened it is still posting it
             await interaction.response.send_message(self._acknowledge(outcome, tr), ephemeral=True)
         else:
@@ -224,31 +218,6 @@ class Boards(commands.Cog):
             return
         await reply_ephemeral(interaction, hint_text(advice, snapshot, tr, self.bot.dice_art))
 
-    async def post_again(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
-        """`/farkle board`: the board as the answer, at the bottom of the channel; the old one retires."""
-        old = self.ledger.board(snapshot.game_id)
-        message_id = await _answer_with(interaction, self.publisher.rendered(snapshot))
-        await self._attached(snapshot, interaction, message_id)
-        if old is not None and old.message_id is not None and old.route == "channel":
-            await self.publisher.retire(snapshot, old.message_id)  # elsewhere a press redraws it
-
-    async def post_in(self, channel: discord.abc.Messageable, snapshot: Snapshot) -> None:
-        """Post a new game's board in `channel` (a game thread); raises what Discord refused."""
-        message = await channel.send(**self.publisher.rendered(snapshot).message)
-        await self._attached(snapshot, None, message.id)
-
-    async def _attached(
-        self, snapshot: Snapshot, interaction: discord.Interaction | None, message_id: int
-    ) -> None:
-        """Record the board's message; redraw it if the game moved on while it was being posted."""
-        by_token = interaction is not None and not channel_routes(interaction)
-        await self.publisher.attach(snapshot, message_id, "token" if by_token else "channel")
-        if interaction is not None and by_token:
-            self.delivery.hold(snapshot.channel_id, interaction)
-        now = self.manager.snapshot(snapshot.channel_id)
-        if now is not None and now.game_id == snapshot.game_id and now.version != snapshot.version:
-            await self.publisher.redraw(now)  # joined while it was being posted
-
     @staticmethod
     def _acknowledge(outcome: Outcome, tr: Translator) -> str:
         snapshot = outcome.snapshot
@@ -272,6 +241,8 @@ class Boards(commands.Cog):
             return
         if not event.cause.answered and outcome.reminder_for is None:
             await self.publisher.redraw(snapshot)
+        if outcome.reminder_for is None:
+            self.follows.changed(snapshot)
         ended = snapshot.stage in ("over", "closed")
         announces = (outcome.turn_for or outcome.reminder_for) is not None or outcome.moved_turn or ended
         if announces and outcome.refusal is None:

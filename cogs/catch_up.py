@@ -1,5 +1,6 @@
 """Catch-up after a restart: the boards that fell behind their game are redrawn, and the turns never
-pinged are pinged, paced, in the background; channels whose saved game could not be read are told."""
+pinged are pinged, paced, in the background (follow boards at their own pace); channels whose saved game
+could not be read are told."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.client import FarkleBot
 from bot.engine.messages import N_
 from bot.sessions.outcome import Outcome, Restored
 from bot.sessions.session import Snapshot
+from cogs.follow import Follows
 from cogs.language import public
 from cogs.ledger import Ledger
 from cogs.pings import Pings
@@ -30,16 +32,20 @@ _ORDER = {"playing": 0, "lobby": 1, "over": 2, "closed": 3}  # live games first
 
 
 class CatchUp:
-    def __init__(self, bot: FarkleBot, ledger: Ledger, publisher: Publisher, pings: Pings) -> None:
+    def __init__(
+        self, bot: FarkleBot, ledger: Ledger, publisher: Publisher, pings: Pings, follows: Follows
+    ) -> None:
         self.bot = bot
         self.ledger = ledger
         self.publisher = publisher
         self.pings = pings
+        self.follows = follows
         self._task: asyncio.Task[None] | None = None
 
     async def restored(self, restored: Restored) -> None:
         """After a start-up: read the ledger of the games restored, then catch up in the background."""
         await self.ledger.restore([snapshot.game_id for snapshot in restored.sessions])
+        self.follows.catch_up(list(restored.sessions))
         behind = [snapshot for snapshot in restored.sessions if self.needed(snapshot) is not None]
         behind.sort(key=lambda snapshot: _ORDER[snapshot.stage])
         if behind or restored.unreadable:

@@ -58,6 +58,15 @@ def forced_ephemeral(interaction: discord.Interaction) -> bool:
     )
 
 
+async def answer_with(interaction: discord.Interaction, rendered: Rendered) -> int:
+    """Answer with a board and return its message id, taken from the answer itself: a second request
+    for it would leave a window in which a quick press finds no board and posts another one."""
+    answer = await interaction.response.send_message(**rendered.message)
+    if answer.message_id is not None:
+        return answer.message_id
+    return (await interaction.original_response()).id  # an answer without its message (older API)
+
+
 @dataclass
 class _Token:
     """An answered interaction whose original response is a game's board."""

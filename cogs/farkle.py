@@ -26,6 +26,7 @@ from cogs.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
+from cogs.watch import WatchCommands
 
 # A server that turned external apps off makes every answer private: a board only its host could see.
 NO_SHARED_GAME = Message(
@@ -38,6 +39,7 @@ NO_SHARED_GAME = Message(
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Farkle(
     StatsCommands,
+    WatchCommands,
     DailyCommands,
     ReviewCommands,
     commands.GroupCog,
@@ -96,7 +98,7 @@ class Farkle(
             outcome = await open_in(thread.id)
             public = self.public(config.table.language, interaction.guild_id)
             posted = await show_lobby_in_thread(
-                interaction, self.manager, outcome, thread, public, self.boards.post_in
+                interaction, self.manager, outcome, thread, public, self.boards.publisher.post_in
             )
             if posted:
                 return
@@ -152,7 +154,7 @@ class Farkle(
                 interaction, tr.text("There is no Farkle game in this channel: start one with `/farkle new`.")
             )
             return
-        await self.boards.post_again(interaction, snapshot)
+        await self.boards.publisher.post_again(interaction, snapshot)
 
     @app_commands.command(description=locale_str("The rules of this channel's game, in plain words"))
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -20,7 +20,7 @@ from bot.render.components import Rendered
 from bot.render.results import moved_board
 from bot.render.table import render
 from bot.sessions.session import Snapshot
-from cogs.delivery import Delivery
+from cogs.delivery import Delivery, answer_with, channel_routes
 from cogs.language import public
 from cogs.ledger import Ledger, View
 
@@ -98,6 +98,31 @@ class Publisher:
         view.newest_landed = snapshot.version
         await self.ledger.attach(view)
         return view
+
+    async def post_again(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
+        """`/farkle board`: the board as the answer, at the bottom of the channel; the old one retires."""
+        old = self.ledger.board(snapshot.game_id)
+        message_id = await answer_with(interaction, self.rendered(snapshot))
+        await self.attached(snapshot, interaction, message_id)
+        if old is not None and old.message_id is not None and old.route == "channel":
+            await self.retire(snapshot, old.message_id)  # elsewhere a press redraws it
+
+    async def post_in(self, channel: discord.abc.Messageable, snapshot: Snapshot) -> None:
+        """Post a new game's board in `channel` (a game thread); raises what Discord refused."""
+        message = await channel.send(**self.rendered(snapshot).message)
+        await self.attached(snapshot, None, message.id)
+
+    async def attached(
+        self, snapshot: Snapshot, interaction: discord.Interaction | None, message_id: int
+    ) -> None:
+        """Record the board's message; redraw it if the game moved on while it was being posted."""
+        by_token = interaction is not None and not channel_routes(interaction)
+        await self.attach(snapshot, message_id, "token" if by_token else "channel")
+        if interaction is not None and by_token:
+            self.delivery.hold(snapshot.channel_id, interaction)
+        now = self.bot.sessions.snapshot(snapshot.channel_id)
+        if now is not None and now.game_id == snapshot.game_id and now.version != snapshot.version:
+            await self.redraw(now)  # joined while it was being posted
 
     async def retire(self, snapshot: Snapshot, message_id: int) -> None:
         """An older board says where the game went and loses its buttons."""
