@@ -101,8 +101,6 @@ def mid_game(seed: int = 7, moves: int = 60, players: int = 4) -> Session:
         stage="playing",
         game=game,
         version=len(game.history) * 2,
-        board_message_id=1234567890123456789,
-        ping_message_id=1234567890123456790,
         deadline=NOW + 120,
         dice_start=dice_start,
         started_at=NOW - 900,

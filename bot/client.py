@@ -246,9 +246,8 @@ class FarkleBot(commands.AutoShardedBot):
             await self._reviews.restore(since=self.clock.now() - REVIEW_RECOVERY_SECONDS)
         if restored.sessions or restored.unreadable:
             log.info(
-                "Restored %d Farkle sessions (%d boards to catch up, %d unreadable)",
+                "Restored %d Farkle sessions (%d unreadable)",
                 len(restored.sessions),
-                len(restored.behind),
                 len(restored.unreadable),
             )
         await self._seasons.start()  # after the extensions: the seasons cog posts

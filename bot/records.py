@@ -23,38 +23,19 @@ class SessionRow:
     game_id: str
     stage: str
     version: int
-    board_message_id: int | None
     deadline: float | None
     state: str
-    shown_version: int | None
     revision: int | None
-    ping_message_id: int | None = None
-    pinged_turn: int | None = None
 
 
 @dataclass(frozen=True)
 class StoredSession:
-    """A session row as read back: its JSON text, the version its board last showed, its revision, and
-    its turn ping when the row's own columns hold it (None: the JSON does, as older rows keep it)."""
+    """A session row as read back: its JSON text and its revision."""
 
     channel_id: int
     guild_id: int
     state: str
-    shown_version: int | None
     revision: int
-    ping_message_id: int | None = None
-    pinged_turn: int | None = None
-
-
-@dataclass(frozen=True)
-class BoardMark:
-    """What a board message shows (`shown_version`) and, when a turn ping was posted, which message and
-    turn: small facts written behind the moves, many channels in one write."""
-
-    channel_id: int
-    game_id: str
-    shown_version: int | None
-    ping: tuple[int | None, int | None] | None = None  # (ping message id, the turn it pinged)
 
 
 class DatabaseBusy(RuntimeError):

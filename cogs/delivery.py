@@ -19,7 +19,6 @@ import discord
 
 from bot.clock import Clock
 from bot.render.components import Rendered
-from bot.sessions.session import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +58,15 @@ def forced_ephemeral(interaction: discord.Interaction) -> bool:
     )
 
 
+async def answer_with(interaction: discord.Interaction, rendered: Rendered) -> int:
+    """Answer with a board and return its message id, taken from the answer itself: a second request
+    for it would leave a window in which a quick press finds no board and posts another one."""
+    answer = await interaction.response.send_message(**rendered.message)
+    if answer.message_id is not None:
+        return answer.message_id
+    return (await interaction.original_response()).id  # an answer without its message (older API)
+
+
 @dataclass
 class _Token:
     """An answered interaction whose original response is a game's board."""
@@ -76,10 +84,10 @@ class Delivery:
         self._tokens: dict[int, _Token] = {}
         self._pings: dict[int, tuple[_Token, int]] = {}  # the last turn ping and the token that sent it
 
-    def hold(self, snapshot: Snapshot, interaction: discord.Interaction) -> None:
-        """`interaction` was just answered with the board: it is now the way to edit it."""
-        if not snapshot.channel_routes:  # answered within Discord's 3 s of its creation: the margin covers it
-            self._tokens[snapshot.channel_id] = _Token(interaction, self._clock.now())
+    def hold(self, channel_id: int, interaction: discord.Interaction) -> None:
+        """`interaction` was just answered with the board of a game only tokens reach: it is now the way
+        to edit it (answered within Discord's 3 s of its creation: the margin covers it)."""
+        self._tokens[channel_id] = _Token(interaction, self._clock.now())
 
     def followed_up(self, interaction: discord.Interaction) -> None:
         """Another follow-up of `interaction` was sent (a private note): it counts against the limit."""
@@ -91,19 +99,16 @@ class Delivery:
         alive = token is not None and self._clock.now() < token.issued + TOKEN_LIFETIME - TOKEN_MARGIN
         return token if alive else None
 
-    async def edit_board(self, snapshot: Snapshot, rendered: Rendered) -> bool:
+    async def edit_board(self, channel_id: int, rendered: Rendered) -> bool:
         """Edit the board through the freshest token; False when none lives (the next press redraws)."""
-        token = self._live(self._tokens.get(snapshot.channel_id))
+        token = self._live(self._tokens.get(channel_id))
         if token is None:
-            log.info(
-                "No live token for the board in conversation %s: the next press redraws it",
-                snapshot.channel_id,
-            )
+            log.info("No live token for the board in conversation %s: the next press redraws it", channel_id)
             return False
         try:
             await token.interaction.edit_original_response(**rendered.message)
         except discord.HTTPException as error:
-            log.warning("Could not edit the board in conversation %s: %s", snapshot.channel_id, error)
+            log.warning("Could not edit the board in conversation %s: %s", channel_id, error)
             return False
         return True
 
@@ -125,11 +130,10 @@ class Delivery:
             return False
         return True
 
-    async def swap_ping(self, snapshot: Snapshot, user_id: int | None, text: str) -> None:
+    async def swap_ping(self, channel_id: int, user_id: int | None, text: str) -> None:
         """The conversation's one ping: a follow-up mentioning exactly `user_id` (None: nobody) while
         the freshest token has one left, then the previous ping deleted through the token that sent it.
         Without a token the board alone says whose turn it is."""
-        channel_id = snapshot.channel_id
         previous = self._pings.pop(channel_id, None)
         token = self._live(self._tokens.get(channel_id))
         if user_id is not None and token is not None and token.follow_ups < FOLLOW_UP_LIMIT:

@@ -28,6 +28,7 @@ from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
 from cogs.tournament import TournamentButton, TournamentCommands, TournamentDesk
+from cogs.watch import WatchCommands
 
 # A server that turned external apps off makes every answer private: a board only its host could see.
 NO_SHARED_GAME = Message(
@@ -40,6 +41,7 @@ NO_SHARED_GAME = Message(
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Farkle(
     StatsCommands,
+    WatchCommands,
     DailyCommands,
     ReviewCommands,
     TournamentCommands,
@@ -92,7 +94,7 @@ class Farkle(
             host_id=user.id,
             host_name=user.display_name,
             rules=ruleset,
-            table=replace(table, channel_routes=in_channel),
+            table=table,
         )
         threads = config.threads and in_channel and interaction.guild_id is not None
         thread, no_thread = await open_game_thread(interaction) if threads else (None, None)
@@ -100,7 +102,7 @@ class Farkle(
             outcome = await open_in(thread.id)
             public = self.public(config.table.language, interaction.guild_id)
             posted = await show_lobby_in_thread(
-                interaction, self.manager, outcome, thread, public, self.boards.post_in
+                interaction, self.manager, outcome, thread, public, self.boards.publisher.post_in
             )
             if posted:
                 return
@@ -156,7 +158,7 @@ class Farkle(
                 interaction, tr.text("There is no Farkle game in this channel: start one with `/farkle new`.")
             )
             return
-        await self.boards.post_again(interaction, snapshot)
+        await self.boards.publisher.post_again(interaction, snapshot)
 
     @app_commands.command(description=locale_str("The rules of this channel's game, in plain words"))
     async def rules(self, interaction: discord.Interaction) -> None:

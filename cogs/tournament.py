@@ -34,6 +34,7 @@ from bot.render.words import echo
 from bot.sessions.tournaments import Answer, Notice, Tournaments
 from cogs.board import Boards
 from cogs.delivery import board_scope
+from cogs.language import public
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -268,8 +269,7 @@ class TournamentCommands(commands.Cog):
         await self._tournament_answer(interaction, answer, N_("Done: the member is disqualified."))
 
     async def _tournament_tr(self, guild_id: int) -> Translator:
-        boards = cast(Boards, self.bot.get_cog(Boards.__cog_name__))
-        return boards.public(await self.bot.config.language(guild_id), guild_id)
+        return public(self.bot, await self.bot.config.language(guild_id), guild_id)
 
 
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -332,7 +332,7 @@ class TournamentDesk(commands.Cog):
         await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
 
     async def _tr(self, guild_id: int) -> Translator:
-        return self.boards.public(await self.bot.config.language(guild_id), guild_id)
+        return public(self.bot, await self.bot.config.language(guild_id), guild_id)
 
     async def on_notice(self, notice: Notice) -> None:
         view = notice.view
@@ -346,7 +346,7 @@ class TournamentDesk(commands.Cog):
         elif notice.kind == "match" and match is not None:
             await self._open_match(notice, tr)
         elif notice.kind == "game" and notice.snapshot is not None:
-            await self.boards.post_in(
+            await self.boards.publisher.post_in(
                 self.bot.get_partial_messageable(notice.snapshot.channel_id), notice.snapshot
             )
         elif notice.kind == "decided" and match is not None:

@@ -104,3 +104,20 @@ def row(*buttons: Button) -> ui.ActionRow[ui.LayoutView]:
 def rows(buttons: list[Button], width: int = 5) -> list[Part]:
     """Buttons in action rows of at most `width` each."""
     return [row(*buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def without_buttons(rendered: Rendered, *extra: Part) -> Rendered:
+    """The same card for reading, not playing (a spectator's follow board): its action rows dropped, a
+    section's button accessory dropped with the section kept as its text; `extra` parts appended."""
+    view = DrawnLayout(timeout=None)
+    for item in rendered.view.children:
+        if not isinstance(item, ui.Container):
+            continue
+        kept: list[Part] = []
+        for child in item.children:
+            if isinstance(child, ui.Section):
+                kept.extend(child.children)
+            elif not isinstance(child, ui.ActionRow):
+                kept.append(child)
+        view.add_item(ui.Container(*kept, *extra, accent_colour=item.accent_colour))
+    return Rendered(view)

@@ -26,6 +26,7 @@ COMMANDS = (
             ("/farkle start", N_("Start the game (host only)")),
             ("/farkle end", N_("End the lobby or game in this channel (host or Manage Messages)")),
             ("/farkle board", N_("Post the game board again at the bottom of the channel")),
+            ("/farkle watch", N_("Follow a game of this server here: its board, read-only")),
             ("/farkle rules", N_("The rules of this channel's game, in plain words")),
             ("/farkle help", N_("How to play Farkle with this bot")),
         ),

@@ -22,11 +22,9 @@ from bot.clock import Clock
 from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
-from bot.records import BoardMark
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
-from bot.sessions.marks import BoardMarks
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.scheduler import DeadlineScheduler
@@ -75,7 +73,6 @@ class SessionManager:
         self._alarms = DeadlineScheduler[int, Alarm](clock, self._ring, "farkle-alarms")
         self._computers = ComputerRunner(clock, settings.computer_pause, self._computer_step)
         self._uow = UnitOfWork(store, self._sessions, clock, self._after_commit)
-        self._marks = BoardMarks(store.write_marks)
         self._commands = GameCommands(
             self._uow,
             self._sessions,
@@ -131,54 +128,13 @@ class SessionManager:
                 continue
             self._sessions[session.channel_id] = session
             self._after_commit(session)
-        behind = [s for s in self._sessions.values() if self.catch_up(s.channel_id) is not None]
-        behind.sort(key=lambda session: _CATCH_UP_ORDER[session.stage])
-        restored = Restored(
-            sessions=tuple(self.snapshots()),
-            behind=tuple(session.channel_id for session in behind),
-            unreadable=tuple(unreadable),
-        )
+        restored = Restored(sessions=tuple(self.snapshots()), unreadable=tuple(unreadable))
         for listener in self._restore_listeners:
             await listener(restored)
         for record in await self._store.unannounced():  # a crash came between the commit and the event
             if owns(_routed_by(record.guild_id, record.channel_id)):
                 self.events.publish(GameEnded(record))
         return restored
-
-    def catch_up(self, channel_id: int) -> Outcome | None:
-        """The redraw a board needs after a crash, with the turn ping its player never got; None if none."""
-        session = self._sessions.get(channel_id)
-        if session is None:
-            return None
-        current, game = session.current_seat, session.game
-        unpinged = (
-            session.stage == "playing"
-            and game is not None
-            and current is not None
-            and current.computer is None
-            and session.pinged_turn != game.turn_number
-        )
-        if not (session.board_behind or unpinged):
-            return None
-        return Outcome(
-            snapshot=session.snapshot(), turn_for=current.user_id if unpinged and current else None
-        )
-
-    def mark_shown(self, channel_id: int, game_id: str, version: int, *, ping_follows: bool = False) -> None:
-        """A board message now shows `version`: a start-up redraws only boards that fell behind.
-
-        Written in the background with other boards' marks (`BoardMarks`), never before an answer; when
-        a turn ping follows, its mark (`attach_ping`) carries this one, so a turn-passing press costs its
-        move's commit and one write.
-        """
-        session = self._sessions.get(channel_id)
-        if session is None or session.game_id != game_id:
-            return
-        if session.shown_version is not None and session.shown_version >= version:
-            return
-        session.shown_version = version
-        if not ping_follows:
-            self._marks.note(BoardMark(channel_id, game_id, version))
 
     async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | Message:
         """The expert's advice and the chances to win for the player to move, or why there are none."""
@@ -208,7 +164,6 @@ class SessionManager:
         await self._computers.close()
         await self._alarms.close()
         await self.events.close(drain)
-        await self._marks.close()
         if self._win_tables is not None:
             await self._win_tables.close()
 
@@ -238,34 +193,6 @@ class SessionManager:
             if outcome.snapshot is not None:
                 self._set_aside.pop(channel_id, None)
             return self._publish(outcome, Cause.COMMAND)
-
-    async def attach_board(
-        self, channel_id: int, game_id: str, message_id: int, shown: int
-    ) -> Snapshot | None:
-        """Remember which message shows this game (at version `shown`), so timers and restarts can edit it.
-
-        Returns the game as it is now: it may have moved on while its message was being posted.
-        """
-        async with self._locked(channel_id) as session:
-            if session is None or session.game_id != game_id:
-                return None
-            session.board_message_id, session.shown_version = message_id, shown
-            now = await self._uow.save_or_reload(session)
-            return now.snapshot() if now is not None else None
-
-    def attach_ping(
-        self, channel_id: int, game_id: str, message_id: int | None, turn: int | None
-    ) -> int | None:
-        """Swap in the newest turn-mention message, posted for `turn` (the game may have moved on since);
-        returns the previous one so it can be deleted. Noted with the version the board shows as one
-        background mark, not a session rewrite."""
-        session = self._sessions.get(channel_id)
-        if session is None or session.game_id != game_id:
-            return None
-        previous, session.ping_message_id = session.ping_message_id, message_id
-        session.pinged_turn = turn
-        self._marks.note(BoardMark(channel_id, game_id, session.shown_version, (message_id, turn)))
-        return previous
 
     async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:
         async with self._locked(channel_id) as session:
@@ -396,9 +323,6 @@ class SessionManager:
         if outcome.finished is not None:
             self.events.publish(GameEnded(outcome.finished))
         return outcome
-
-
-_CATCH_UP_ORDER = {"playing": 0, "lobby": 1, "over": 2, "closed": 3}
 
 
 def _routed_by(guild_id: int, channel_id: int) -> int:

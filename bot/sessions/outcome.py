@@ -47,10 +47,10 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Restored:
-    """What a start-up found: boards to bring up to date, and saved games that could not be read."""
+    """What a start-up found: the games restored (their views catch up), and saved games that could not
+    be read."""
 
     sessions: tuple[Snapshot, ...]
-    behind: tuple[int, ...]  # channels whose board or turn ping fell behind, live games first
     unreadable: tuple[int, ...]
 
 

@@ -25,7 +25,11 @@ Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
 # The stored JSON's shape; `Session.load` upgrades older rows. Format 3 keeps the game as an object
 # without its event log (replayed from `dice_start` when loaded): a third of the bytes written per move.
-FORMAT = 3
+# Format 4 holds no Discord message: the messages showing a game are in the board ledger
+# (`bot.storage.boards`).
+FORMAT = 4
+# What format 4 moved out to the board ledger (migration 0015 moved the stored rows' values there).
+_LEDGER_KEYS = ("board_message_id", "ping_message_id", "pinged_turn")
 
 
 def new_game_id() -> str:
@@ -47,9 +51,6 @@ class TableSettings:
     max_players: int = 8
     hints: bool = True
     language: str | None = None  # boards and results: a `LANGUAGES` code, None follows the server's locale
-    # False where the app is not a member (a DM between members, a group DM, a server without the bot):
-    # Discord refuses channel routes there, so the game lives in interaction responses only.
-    channel_routes: bool = True
     live_odds: bool = True  # two-player boards show both chances to win (docs/REVIEW.md: why on)
 
 
@@ -115,10 +116,8 @@ class Snapshot:
     placements: tuple[tuple[int, ...], ...] = ()
     end_reason: str | None = None
     hints: bool = True
-    board_message_id: int | None = None
     turn_timeout: int = 120
     language: str | None = None  # the server's language setting when the game was created
-    channel_routes: bool = True  # False: reach the board only through interaction tokens
     chances: tuple[tuple[int, float], ...] = ()  # live odds: (user id, chance to win), with `live_odds` on
     numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
 
@@ -145,8 +144,6 @@ class Session:
     stage: Stage = "lobby"
     game: Game | None = None
     version: int = 0
-    board_message_id: int | None = None
-    ping_message_id: int | None = None
     deadline: float | None = None
     reminded: bool = False
     selection: tuple[int, ...] = ()
@@ -156,8 +153,6 @@ class Session:
     started_at: float | None = None
     ended_at: float | None = None
     dice_start: dict[str, Any] | None = None
-    pinged_turn: int | None = None  # the turn whose "it's your turn" ping was posted
-    shown_version: int | None = None  # the version the board message last showed (kept in its own column)
     # The last committed dump(), compressed: it is read back only when the next change can't be saved,
     # and held by every live game meanwhile (2.3 KB of JSON a game; 0.8 KB compressed in ~10 µs).
     saved: bytes | None = field(default=None, repr=False, compare=False)
@@ -198,13 +193,6 @@ class Session:
             return f"{self.game.turn_number}-{self.game.turn_rolls}"
         return self.stage
 
-    @property
-    def board_behind(self) -> bool:
-        """The board message shows an older version than the one committed (a crash or a failed edit)."""
-        return self.stage != "closed" and (
-            self.board_message_id is None or self.shown_version != self.version
-        )
-
     def remember(self, events: list[Event]) -> None:
         self.recent = [*self.recent, *events][-RECENT_EVENTS:]
 
@@ -244,8 +232,6 @@ class Session:
             "hints": self.table.hints,
             "turn_timeout": self.table.turn_timeout,
             "language": self.table.language,
-            "channel_routes": self.table.channel_routes,
-            "board_message_id": self.board_message_id,
         }
         if game is None:
             return Snapshot(**base)
@@ -299,8 +285,6 @@ class Session:
                 "stage": self.stage,
                 "game": self.game.state(events=False) if self.game else None,
                 "version": self.version,
-                "board_message_id": self.board_message_id,
-                "ping_message_id": self.ping_message_id,
                 "deadline": self.deadline,
                 "reminded": self.reminded,
                 "selection": list(self.selection),
@@ -310,7 +294,6 @@ class Session:
                 "end_reason": self.end_reason,
                 "started_at": self.started_at,
                 "ended_at": self.ended_at,
-                "pinged_turn": self.pinged_turn,
             }
         ).decode()
 
@@ -329,26 +312,17 @@ class Session:
             game_id=self.game_id,
             stage=self.stage,
             version=self.version,
-            board_message_id=self.board_message_id,
             deadline=self.deadline,
             state=state,
-            shown_version=self.shown_version,
             revision=self.revision,
-            ping_message_id=self.ping_message_id,
-            pinged_turn=self.pinged_turn,
         )
 
     @classmethod
     def from_stored(cls, stored: StoredSession) -> Session:
-        """A stored row: its JSON, with what the row's own columns say of its board and its turn ping
-        (written behind the moves, so newer than the JSON when set)."""
-        session = cls.load(stored.state, stored.shown_version, stored.revision)
-        if stored.pinged_turn is not None:
-            session.ping_message_id, session.pinged_turn = stored.ping_message_id, stored.pinged_turn
-        return session
+        return cls.load(stored.state, stored.revision)
 
     @classmethod
-    def load(cls, text: str, shown_version: int | None = None, revision: int | None = None) -> Session:
+    def load(cls, text: str, revision: int | None = None) -> Session:
         """Read a stored session; a missing or damaged field raises (the caller sets that row aside)."""
         data = _upgrade(orjson.loads(text))
         game = Game.from_state(data["game"], data["dice_start"]) if data["game"] else None
@@ -364,8 +338,6 @@ class Session:
             stage=data["stage"],
             game=game,
             version=data["version"],
-            board_message_id=data["board_message_id"],
-            ping_message_id=data["ping_message_id"],
             deadline=data["deadline"],
             reminded=data["reminded"],
             selection=tuple(data["selection"]),
@@ -375,8 +347,6 @@ class Session:
             end_reason=data["end_reason"],
             started_at=data["started_at"],
             ended_at=data["ended_at"],
-            pinged_turn=data["pinged_turn"],
-            shown_version=shown_version,
             revision=revision,
         )
         session.committed(text)
@@ -388,11 +358,14 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("format", 1) > FORMAT:
         raise ValueError(f"session format {data['format']} is newer than this bot's ({FORMAT})")
     if data.get("format", 1) == 1:
-        # Format 1 did not record turn pings: count the current turn as pinged, or every restored game
-        # would ping its player again after the upgrade.
-        game = data["game"]
-        data = {**data, "format": 2, "pinged_turn": json.loads(game)["turn_number"] if game else None}
+        # Format 1 lacked only the turn ping (migration 0015 counted its turn as pinged in the ledger).
+        data = {**data, "format": 2}
     if data["format"] == 2:
         # Format 2 kept the game as JSON text inside the JSON, its events included.
         data = {**data, "format": 3, "game": json.loads(data["game"]) if data["game"] else None}
+    if data["format"] == 3:
+        # Format 3 kept the board's message, its turn ping and its route: the board ledger holds them now.
+        table = {key: value for key, value in data["table"].items() if key != "channel_routes"}
+        data = {key: value for key, value in data.items() if key not in _LEDGER_KEYS}
+        data = {**data, "format": 4, "table": table}
     return data

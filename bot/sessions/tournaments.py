@@ -16,7 +16,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.clock import Clock
 from bot.engine import Ruleset
@@ -381,9 +381,7 @@ class Tournaments:
         if first == STAND_IN:
             first, second = second, first
         ids = (tournament.guild_id, live.place, first)
-        opened = await self._games.open_lobby(
-            *ids, tournament.name_of(first), tournament.rules, replace(table, channel_routes=True)
-        )
+        opened = await self._games.open_lobby(*ids, tournament.name_of(first), tournament.rules, table)
         if opened.snapshot is None:  # the place is busy with another game: tried again after it ends
             log.info("Match %s of tournament %s waits for its table", key, tournament.tournament_id)
             return

@@ -10,7 +10,7 @@ from bot.clock import Clock
 from bot.engine import Event
 from bot.engine.events import TurnStarted
 from bot.engine.messages import Message
-from bot.records import BoardMark, DatabaseBusy, GameRecord, SessionConflict, SessionRow, StoredSession
+from bot.records import DatabaseBusy, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Session
@@ -40,11 +40,6 @@ class SessionStore(Protocol):
     async def load_all(self) -> list[StoredSession]: ...
 
     async def load(self, channel_id: int) -> StoredSession | None: ...
-
-    async def write_marks(self, marks: list[BoardMark]) -> None:
-        """What each game's board message now shows (a shown version never moves backwards) and its turn
-        ping; many boards in one write."""
-        ...
 
     async def unannounced(self) -> list[GameRecord]:
         """Archived games whose end the game-events stream has not announced yet, as stored."""
@@ -120,7 +115,7 @@ class UnitOfWork:
         session.committed(state)
 
     async def save_or_reload(self, session: Session) -> Session | None:
-        """Save a change that is not a move (the board's message, a reminder sent); if the game moved on
+        """Save a change that is not a move (a reminder sent); if the game moved on
         elsewhere, take it as stored instead. Returns the channel's session as it now is."""
         try:
             await self.save(session)
@@ -148,9 +143,7 @@ class UnitOfWork:
         if replaces is not None:
             self._sessions[session.channel_id] = replaces
         elif (saved := session.last_committed()) is not None:
-            restored = Session.load(saved, session.shown_version, session.revision)
-            restored.ping_message_id, restored.pinged_turn = session.ping_message_id, session.pinged_turn
-            self._sessions[session.channel_id] = restored
+            self._sessions[session.channel_id] = Session.load(saved, session.revision)
         else:
             self._sessions.pop(session.channel_id, None)
 

@@ -7,41 +7,25 @@ from functools import partial
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
-from bot.records import BoardMark, GameRecord, Rater, SessionConflict, SessionRow, StoredSession
+from bot.records import GameRecord, Rater, SessionConflict, SessionRow, StoredSession
 from bot.storage.database import Database
 from bot.storage.ended import unannounced
 from bot.storage.results import mark_announced, write_record
 
-_COLUMNS = (
-    "channel_id, guild_id, game_id, stage, version, board_message_id, deadline, state, shown_version,"
-    " ping_message_id, pinged_turn"
-)
+_COLUMNS = "channel_id, guild_id, game_id, stage, version, deadline, state"
 _INSERT = text(
     f"INSERT INTO sessions ({_COLUMNS}, revision, updated_at) VALUES (:channel_id, :guild_id, :game_id,"
-    " :stage, :version, :board_message_id, :deadline, :state, :shown_version, :ping_message_id,"
-    " :pinged_turn, 1, CURRENT_TIMESTAMP) ON CONFLICT (channel_id) DO NOTHING"
+    " :stage, :version, :deadline, :state, 1, CURRENT_TIMESTAMP) ON CONFLICT (channel_id) DO NOTHING"
 )
 _UPDATE = text(
     "UPDATE sessions SET guild_id = :guild_id, game_id = :game_id, stage = :stage, version = :version,"
-    " board_message_id = :board_message_id, deadline = :deadline, state = :state,"
-    " shown_version = :shown_version, ping_message_id = :ping_message_id, pinged_turn = :pinged_turn,"
-    " revision = :revision + 1, updated_at = CURRENT_TIMESTAMP"
+    " deadline = :deadline, state = :state, revision = :revision + 1, updated_at = CURRENT_TIMESTAMP"
     " WHERE channel_id = :channel_id AND revision = :revision"
 )
 _DELETE = text("DELETE FROM sessions WHERE channel_id = :channel AND revision = :revision")
-_SELECT = (
-    "SELECT channel_id, guild_id, state, shown_version, revision, ping_message_id, pinged_turn FROM sessions"
-)
+_SELECT = "SELECT channel_id, guild_id, state, revision FROM sessions"
 _ALL = text(f"{_SELECT} ORDER BY channel_id")
 _ONE = text(f"{_SELECT} WHERE channel_id = :channel")
-_PINGED = text(
-    "UPDATE sessions SET ping_message_id = :message, pinged_turn = :turn"
-    " WHERE channel_id = :channel AND game_id = :game"
-)
-_SHOWN = text(
-    "UPDATE sessions SET shown_version = :version WHERE channel_id = :channel AND game_id = :game"
-    " AND (shown_version IS NULL OR shown_version < :version)"
-)
 
 
 class SqlSessionStore:
@@ -85,28 +69,6 @@ class SqlSessionStore:
     async def mark_announced(self, game_ids: list[str]) -> None:
         await self._db.write(partial(mark_announced, game_ids=game_ids))
 
-    async def write_marks(self, marks: list[BoardMark]) -> None:
-        """Which version each board shows and which turn ping it has, many boards in one write, rows in
-        channel order (writers that lock rows in one order don't deadlock each other)."""
-        await self._db.write(partial(_write_marks, sorted(marks, key=lambda mark: mark.channel_id)))
-
-
-def _write_marks(marks: list[BoardMark], connection: Connection) -> None:
-    shown = [
-        {"channel": m.channel_id, "game": m.game_id, "version": m.shown_version}
-        for m in marks
-        if m.shown_version is not None
-    ]
-    pings = [
-        {"channel": m.channel_id, "game": m.game_id, "message": m.ping[0], "turn": m.ping[1]}
-        for m in marks
-        if m.ping is not None
-    ]
-    if shown:
-        connection.execute(_SHOWN, shown)
-    if pings:
-        connection.execute(_PINGED, pings)
-
 
 def _delete(channel_id: int, revision: int, connection: Connection) -> None:
     if connection.execute(_DELETE, {"channel": channel_id, "revision": revision}).rowcount != 1:
@@ -114,13 +76,6 @@ def _delete(channel_id: int, revision: int, connection: Connection) -> None:
 
 
 def _stored(row: RowMapping) -> StoredSession:
-    channel, guild, state = int(row["channel_id"]), int(row["guild_id"]), str(row["state"])
     return StoredSession(
-        channel,
-        guild,
-        state,
-        row["shown_version"],
-        int(row["revision"]),
-        row["ping_message_id"],
-        row["pinged_turn"],
+        int(row["channel_id"]), int(row["guild_id"]), str(row["state"]), int(row["revision"])
     )

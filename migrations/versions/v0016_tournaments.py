@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016"
-down_revision = "0014"
+down_revision = "0015"  # re-chained after 0015 (the board ledger)
 
 NAME = sa.Text().with_variant(sa.Text(collation="C"), "postgresql")
 

@@ -11,8 +11,8 @@ import json
 import pytest
 import simcord
 
-from bot.sessions.manager import SessionManager
-from cogs.board import SAVED_NOT_SHOWN, UNREADABLE
+from cogs.board import SAVED_NOT_SHOWN
+from cogs.catch_up import UNREADABLE, CatchUp
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     ROLL_OFF,
@@ -141,8 +141,11 @@ async def test_no_first_press_is_refused_after_ten_hard_kills(
     catch-up has not reached the board yet (at scale it takes minutes): the first press on that board
     is answered by redrawing it, never with "out of date"."""
 
-    # The catch-up is never started (cogs are loaded afresh by each bot, so the manager is patched).
-    monkeypatch.setattr(SessionManager, "on_restore", lambda manager, listener: None)
+    # The catch-up is never started (its ledger is read, its redraws never run).
+    async def never(catch_up: CatchUp, channels: list[int], unreadable: tuple[int, ...]) -> None:
+        return None
+
+    monkeypatch.setattr(CatchUp, "_run", never)
     dice.script(ROLL_OFF, *[SIX_ONES] * 10)
     await open_game(table.channel, table.ana, table.ben)
     refused = 0

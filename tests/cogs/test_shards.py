@@ -173,7 +173,7 @@ async def test_a_move_another_process_made_first_is_answered_and_shown(
 
 
 async def _roll_elsewhere(store: SqlSessionStore, stored: StoredSession) -> None:
-    session = Session.load(stored.state, stored.shown_version, stored.revision)
+    session = Session.load(stored.state, stored.revision)
     assert session.game is not None
     events = Game.roll(session.game, session.game.current_player)
     session.version += 1

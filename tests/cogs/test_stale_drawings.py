@@ -7,14 +7,19 @@ taps come from a drawing the bot has already replaced. Ids must therefore stay p
 
 from __future__ import annotations
 
+from typing import cast
+
 import discord
 import pytest
 import simcord
 
 from bot.render.components import DrawnView
 from bot.sessions.commands import OUTDATED
-from cogs.board import SAVED_NOT_SHOWN
+from cogs import publish
+from cogs.board import SAVED_NOT_SHOWN, Boards
 from tests.cogs.conftest import Dice, Table
+from tests.cogs.forge import press_together
+from tests.cogs.out_of_order import OutOfOrderAnswers
 from tests.cogs.play import (
     ROLL_OFF,
     act,
@@ -22,6 +27,7 @@ from tests.cogs.play import (
     buttons,
     description,
     farkle,
+    labels,
     open_game,
 )
 from tests.cogs.play import rolled as roll_on_table
@@ -151,7 +157,7 @@ async def test_a_board_drawn_before_the_upgrade_becomes_a_v2_card(table: Table, 
     sent = await bot.get_partial_messageable(table.channel.id).send(embed=old_board, view=old_buttons)
     snapshot = bot.sessions.snapshot(table.channel.id)
     assert snapshot is not None
-    await bot.sessions.attach_board(table.channel.id, snapshot.game_id, sent.id, snapshot.version)
+    await cast(Boards, bot.get_cog("Boards")).publisher.attach(snapshot, sent.id, "channel")
     old = next(message for message in table.channel.history() if message.id == sent.id)
     assert old.embeds and not old.flags.components_v2
 
@@ -160,3 +166,40 @@ async def test_a_board_drawn_before_the_upgrade_becomes_a_v2_card(table: Table, 
     now = next(message for message in table.channel.history() if message.id == sent.id)
     assert now.flags.components_v2 and not now.embeds and not now.content
     assert roll_on_table(now) == [1, 5, 2, 3, 5, 1]
+
+
+async def _three_taps_answered_newest_first(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await rolled(table, dice)
+    drawing = board_message(table.channel)
+    ids = {key: b.custom_id for key, b in buttons(drawing).items()}
+    answers = OutOfOrderAnswers(monkeypatch, burst=3)
+    taps = [(table.ana, drawing, ids[f"die:{die}"]) for die in (0, 4, 5)]
+    results = await press_together(table.env, taps)  # type: ignore[arg-type]
+    assert not any(result.ephemeral for result in results)
+    assert answers.applied == 3
+    await table.env.advance_time(1)
+
+
+async def test_three_taps_whose_answers_land_newest_first_leave_the_board_showing_three_picks(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _three_taps_answered_newest_first(table, dice, monkeypatch)
+    assert farkle(table.env).sessions.snapshot(table.channel.id).selection == (0, 4, 5)  # type: ignore[union-attr]
+    assert selected(table) == {0, 4, 5}, "the board shows the game's latest state"
+    shown = labels(board_message(table.channel))
+    assert shown["roll"].startswith("Roll 3 dice (+250)") and shown["bank"] == "Bank 250", (
+        "labelled for three"
+    )
+
+
+async def test_without_the_repair_the_double_leaves_an_older_drawing_on_the_board(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The double bites: the oldest answer, applied last, is what the board shows (the race seen on
+    real Discord), so the test above fails with the repair switched off."""
+    monkeypatch.setattr(publish, "REPAIR", False)
+    await _three_taps_answered_newest_first(table, dice, monkeypatch)
+    assert selected(table) == {0}
+    assert labels(board_message(table.channel))["bank"] == "Bank 100"

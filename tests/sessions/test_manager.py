@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from bot.engine import Ruleset, ScriptedDice
-from bot.records import BoardMark, GameRecord, SessionConflict, SessionRow, StoredSession
+from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.commands import OUTDATED
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
@@ -57,9 +57,6 @@ class MemoryStore:
     def __init__(self) -> None:
         self.rows: dict[int, str] = {}
         self.revisions: dict[int, int] = {}
-        self.shown: dict[int, int] = {}
-        self.pings: dict[int, tuple[int | None, int | None]] = {}
-        self.shown_writes: list[int] = []  # how many marks each write carried
         self.archived: dict[str, GameRecord] = {}
         self.announced: set[str] = set()
         self.failures = 0
@@ -89,19 +86,7 @@ class MemoryStore:
     async def load(self, channel_id: int) -> StoredSession | None:
         if channel_id not in self.rows:
             return None
-        state, shown = self.rows[channel_id], self.shown.get(channel_id)
-        ping, turn = self.pings.get(channel_id, (None, None))
-        return StoredSession(channel_id, GUILD, state, shown, self.revisions.get(channel_id, 0), ping, turn)
-
-    async def write_marks(self, marks: list[BoardMark]) -> None:
-        self.shown_writes.append(len(marks))
-        await asyncio.sleep(0)
-        for mark in marks:
-            if mark.shown_version is not None:
-                before = self.shown.get(mark.channel_id, mark.shown_version)
-                self.shown[mark.channel_id] = max(mark.shown_version, before)
-            if mark.ping is not None:
-                self.pings[mark.channel_id] = mark.ping
+        return StoredSession(channel_id, GUILD, self.rows[channel_id], self.revisions.get(channel_id, 0))
 
     async def unannounced(self) -> list[GameRecord]:
         return [record for game_id, record in self.archived.items() if game_id not in self.announced]
@@ -439,60 +424,7 @@ async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(
     damaged = [(r.levelname, r.exc_info) for r in caplog.records if "Could not restore" in r.getMessage()]
     assert damaged == [("WARNING", None)] * 2, "an operator's condition: one line each, no traceback"
     assert [s.channel_id for s in restored.sessions] == [CHANNEL]
-    assert restored.behind == (CHANNEL,), "its board was never marked as shown"
     await fresh.close()
-
-
-async def test_a_board_marked_shown_is_not_behind_after_a_restart(h: Harness) -> None:
-    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
-    ok(await h.press(ANA, "roll"))
-    await h.manager.attach_board(CHANNEL, h.snapshot.game_id, 555, h.snapshot.version)
-    h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, h.snapshot.turn_number)
-    ok(await h.press(ANA, "die", "0"))
-    h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version - 1)  # a late, older edit
-    await settle()
-    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
-    assert (await fresh.restore()).behind == (CHANNEL,)
-
-    h.manager.mark_shown(CHANNEL, h.snapshot.game_id, h.snapshot.version)
-    await settle()
-    again = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
-    assert (await again.restore()).behind == ()
-    await fresh.close()
-    await again.close()
-
-
-async def test_a_late_ping_counts_for_the_turn_it_was_posted_for(h: Harness) -> None:
-    """Pings go out after the answers; by the time one is attached the game may be a turn further on,
-    whose player still needs their own ping after a crash."""
-    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6), (2, 3, 4, 6, 6, 2)])
-    ana_turn = h.snapshot.turn_number
-    ok(await h.press(ANA, "roll"))
-    ok(await h.press(ANA, "die", "0"))
-    ok(await h.press(ANA, "bank"))
-    assert h.snapshot.turn_number != ana_turn, "ben's turn now"
-    h.manager.attach_ping(CHANNEL, h.snapshot.game_id, 556, ana_turn)
-    await settle()
-    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
-    await fresh.restore()
-    outcome = fresh.catch_up(CHANNEL)
-    assert outcome is not None and outcome.turn_for == BEN
-    await fresh.close()
-
-
-async def test_boards_shown_in_a_burst_are_recorded_in_a_few_writes(h: Harness) -> None:
-    """A mark costs no transaction of its own: marks made while one write is out go in the next."""
-    channels = range(CHANNEL, CHANNEL + 20)
-    for channel in channels:
-        ok(await h.manager.open_lobby(GUILD, channel, ANA, "ana", Ruleset.preset("classic")))
-    for channel in channels:
-        snapshot = h.manager.snapshot(channel)
-        assert snapshot is not None
-        h.manager.mark_shown(channel, snapshot.game_id, snapshot.version)
-    await settle()
-    writes = h.store.shown_writes
-    assert sum(writes) == 20 and len(writes) <= 2, writes
-    assert all(h.store.shown[channel] == 1 for channel in channels)
 
 
 # ---------------------------------------------------------------------- archiving

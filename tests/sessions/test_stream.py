@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.engine import Ruleset
-from bot.records import GameRecord, SessionRow
 from bot.sessions.manager import SessionManager
 from bot.sessions.stream import Cause, GameChanged, GameEnded, GameEvent
 from bot.settings import GameSettings
@@ -137,32 +136,3 @@ async def test_a_failing_subscriber_does_not_starve_the_others(h: Harness) -> No
     h.manager.subscribe(feature)
     await _game_against_a_computer_that_ana_leaves(h)
     assert len(feature.ended) == 1 and Cause.COMPUTER in feature.causes
-
-
-async def test_a_turn_passing_press_costs_its_commit_and_one_mark_write(h: Harness) -> None:
-    """The board edge notes the shown board and the turn ping as one mark: no session rewrite."""
-    await h.start(ANA, BEN, rolls=[(6, 2), (1, 2, 3, 4, 6, 6)])
-    ok(await h.press(ANA, "roll"))
-    ok(await h.press(ANA, "die", "0"))
-    await settle()
-    saves: list[SessionRow] = []
-    save = h.store.save
-
-    async def counted(row: SessionRow, finished: GameRecord | None = None) -> int:
-        saves.append(row)
-        return await save(row, finished)
-
-    h.store.save = counted  # type: ignore[method-assign]
-    marks = len(h.store.shown_writes)
-
-    bank = ok(await h.press(ANA, "bank"))
-    snapshot = bank.snapshot
-    assert snapshot is not None and bank.turn_for == BEN
-    h.manager.mark_shown(CHANNEL, snapshot.game_id, snapshot.version, ping_follows=True)
-    h.manager.attach_ping(CHANNEL, snapshot.game_id, 777, snapshot.turn_number)
-    await settle()
-
-    assert len(saves) == 1, "the move"
-    assert len(h.store.shown_writes) - marks == 1, "the board shown and its ping, together"
-    assert h.store.pings[CHANNEL] == (777, snapshot.turn_number)
-    assert h.store.shown[CHANNEL] == snapshot.version

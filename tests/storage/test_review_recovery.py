@@ -31,9 +31,7 @@ def sessions(database: Database) -> SqlSessionStore:
 async def archive(sessions: SqlSessionStore, game_id: str, ended_at: float, *user_ids: int) -> None:
     players = [factories.player(user_id, won=index == 0) for index, user_id in enumerate(user_ids)]
     record = factories.synthetic(game_id, *players, ended_at=ended_at, guild=GUILD)
-    await sessions.save(
-        SessionRow(next(CHANNELS), GUILD, game_id, "over", 3, 900, None, "{}", None, None), record
-    )
+    await sessions.save(SessionRow(next(CHANNELS), GUILD, game_id, "over", 3, None, "{}", None), record)
 
 
 def reviewed(game_id: str, ended_at: float, *seats: tuple[int, float | None, int, int]) -> ReviewRow:

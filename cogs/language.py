@@ -1,0 +1,14 @@
+"""The language of the messages a whole channel reads: one function, used by every board and ping."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import for_server
+from bot.render.language import Translator
+
+
+def public(client: discord.Client, setting: str | None, guild_id: int | None) -> Translator:
+    """The server's language setting (a game keeps the one it was created with), else its locale."""
+    guild = client.get_guild(guild_id) if guild_id is not None else None
+    return for_server(setting, guild.preferred_locale if guild is not None else None)

@@ -1,0 +1,69 @@
+"""Turn pings: a game's channel holds at most one, the turn's ping, replaced by its reminder and deleted
+when the turn moves on (by the next turn's ping, or at once when nobody is pinged next) and when the game
+ends, however it ends. The ledger keeps it with the game's board: a start-up knows which turns were
+pinged."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.client import FarkleBot
+from bot.sessions.outcome import Outcome
+from cogs.delivery import Delivery
+from cogs.language import public
+from cogs.ledger import Ledger
+
+log = logging.getLogger(__name__)
+
+
+async def _ping(channel: discord.PartialMessageable, user_id: int, text: str) -> discord.Message:
+    """A message that pings exactly one member and nobody else."""
+    only_them = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
+    return await channel.send(f"<@{user_id}> {text}", allowed_mentions=only_them)
+
+
+class Pings:
+    def __init__(self, bot: FarkleBot, ledger: Ledger, delivery: Delivery) -> None:
+        self.bot = bot
+        self.ledger = ledger
+        self.delivery = delivery
+
+    async def announce(self, outcome: Outcome) -> None:
+        """The ping, reminder or tidying this change needs. Pings are a courtesy: a channel that refuses
+        them must not undo or hide the move itself."""
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        tr = public(self.bot, snapshot.language, snapshot.guild_id)
+        try:
+            if outcome.reminder_for is not None and snapshot.deadline is not None:
+                left = max(1, round(snapshot.deadline - self.bot.clock.now()))
+                reminder = tr.plural(
+                    "⏳ {count} second left on your turn!", "⏳ {count} seconds left on your turn!", left
+                )
+                await self._swap(outcome, outcome.reminder_for, reminder)
+            if outcome.turn_for is not None:
+                await self._swap(outcome, outcome.turn_for, tr.text("🎲 it's your turn!"))
+            elif outcome.moved_turn or snapshot.stage in ("over", "closed"):  # a game's end: no ping left
+                await self._swap(outcome, None, "")
+        except discord.HTTPException as error:
+            log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
+
+    async def _swap(self, outcome: Outcome, user_id: int | None, text: str) -> None:
+        """The channel's one ping: post the new one (None: none), record it, delete the one it replaces."""
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        board = self.ledger.board(snapshot.game_id)
+        if board is None:
+            return  # nothing shows the game yet: the board itself will say whose turn it is
+        turn = snapshot.turn_number
+        if board.route == "token":
+            await self.delivery.swap_ping(snapshot.channel_id, user_id, text)
+            self.ledger.pinged(board, None, turn)
+            return
+        channel = self.bot.get_partial_messageable(snapshot.channel_id)
+        ping = await _ping(channel, user_id, text) if user_id is not None else None
+        previous = self.ledger.pinged(board, ping.id if ping else None, turn)
+        if previous is not None:
+            await channel.get_partial_message(previous).delete()
