@@ -109,6 +109,7 @@ class Boards(commands.Cog):
         self.delivery = Delivery(bot.clock)
 
     async def cog_load(self) -> None:
+        self.bot.pressed_message_unread(GAME_BUTTON.fullmatch)  # the button is read from the press
         self.manager.subscribe(self.on_game_event)
         self.manager.on_restore(self.catch_up)
 
