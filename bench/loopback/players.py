@@ -147,7 +147,8 @@ class FarklePlayers:
                 return
             board.presses += 1
             pressed = self.server.press(board.table, person, board.message_id, buttons[step]["custom_id"])
-            await all_answered(self.server, step, [pressed])  # the answer is the board's edit
+            if await pressed.done is not Outcome.ANSWERED:  # too late on a loaded machine: read it again
+                await self.server.settled()  # the bot redraws the board by its id
         raise SetupFailed(f"game {board.table.index} reached no {action} in {PREPARE_PRESSES} presses")
 
     def named_move(self, board: Board, action: str) -> Move | None:
