@@ -67,3 +67,26 @@ def test_only_a_game_buttons_message_is_left_unparsed(
     (message,) = (each["message"] for each in parsed)
     assert message["id"] == "7"
     assert message["components"] == (components if kept else [])
+
+
+async def test_a_press_is_answered_without_the_edited_card_sent_back_and_parsed(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed_answers: list[object] = []
+    update = discord.InteractionCallbackResponse._update
+
+    def spy(self: discord.InteractionCallbackResponse[Any], data: Any) -> None:
+        parsed_answers.append(data.get("resource"))
+        update(self, data)
+
+    monkeypatch.setattr(discord.InteractionCallbackResponse, "_update", spy)
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    parsed_answers.clear()
+    await act(table.ana, table.channel, "roll")
+    await act(table.ana, table.channel, "die:0")
+
+    assert parsed_answers == []
+    shown = board_message(table.channel)
+    assert shown.id == board.id and buttons(shown)["die:0"].custom_id.endswith(":drop:0")  # type: ignore[union-attr]
