@@ -36,6 +36,7 @@ from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome, Restored
 from bot.sessions.session import Snapshot
 from bot.sessions.stream import GameChanged, GameEvent
+from cogs.answers import edit_in_answer
 from cogs.delivery import Delivery
 
 log = logging.getLogger(__name__)
@@ -184,7 +185,7 @@ class Boards(commands.Cog):
         snapshot = outcome.snapshot
         assert snapshot is not None
         try:
-            await interaction.response.edit_message(**rendered.message)
+            await edit_in_answer(interaction, **rendered.message)
             self.delivery.hold(snapshot, interaction)
         except discord.HTTPException as error:
             log.warning(
@@ -221,7 +222,7 @@ class Boards(commands.Cog):
         edit that costs no rate limit; the member presses again on what they now see."""
         snapshot = outcome.snapshot
         assert snapshot is not None
-        await interaction.response.edit_message(**self.rendered(snapshot).message)
+        await edit_in_answer(interaction, **self.rendered(snapshot).message)
         self.delivery.hold(snapshot, interaction)
         self.manager.mark_shown(snapshot.channel_id, snapshot.game_id, snapshot.version)
 
