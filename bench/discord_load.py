@@ -1,14 +1,20 @@
-"""Load bench (issue 12): the Farkle bot against a trivial discord.py bot, same machine, same run.
+"""Load bench (issues 12, 40): the Farkle bot against two trivial discord.py bots, same machine, same run.
 
 Each bot runs unmodified in its own process against a Discord-faithful loopback server (`bench/loopback/`:
 real HTTP and gateway websocket on 127.0.0.1); the server and the members pressing buttons run here.
-Every game is set up as members would (`/farkle new` by ana, Join by ben, Start by ana; the trivial bot's
+Every game is set up as members would (`/farkle new` by ana, Join by ben, Start by ana; the trivial bots'
 boards are seeded), and every press is a legal one read from the message as the server stores it.
+The baselines (`loopback/trivial_bot.py`): `trivial` redraws a board of the same size on every press,
+`message` answers every press with a small new message.
 
 Latency is what a player waits for: from the server writing the INTERACTION_CREATE frame to the socket
 to the bot's interaction callback arriving. Shapes:
   one at a time  one press in each of N games, each answered before the next (no queueing)
-  burst          one press in each of N games at the same instant (N from --games), for some rounds
+  burst          one press in each of N games at the same instant (N from --games), for some rounds;
+                 mostly die taps, the cheap press
+  roll           the presses that start and end turns: each game's current player presses Roll at the
+                 same instant ("roll burst"), then, once the best dice are set aside (unmeasured), Bank
+                 ("bank burst"), for some rounds; a roll that scores nothing passes the turn at once
   paced          --rate presses/s round-robin over --paced-games live games for --paced-seconds
   first-start    the burst on a fresh database right after the bot connects, SOLVE_WIN_TABLES at its
                  default (on); reports the bot's CPU over its first minute, worker processes included
@@ -19,8 +25,12 @@ burst round (this one also holds the peak of N presses in flight, which the allo
 the Farkle bot after a SIGKILL and a restart on the same database (restored and caught up), then after
 one more press in each, one at a time.
 
-Run: .venv/bin/python bench/discord_load.py [--bot both] [--games 300,500] [--shapes burst,paced,first-start]
-     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500   (where its time goes)
+CPU per press is the bot process's CPU time from /proc over the shape (every thread) over its answered
+presses; each Farkle row is printed against both baselines, side by side.
+
+Run: .venv/bin/python bench/discord_load.py [--games 300,500] [--shapes burst,roll,paced,first-start]
+     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500 [--shapes roll]
+       (where its time goes)
 """
 
 from __future__ import annotations
@@ -32,18 +42,20 @@ import itertools
 import math
 import signal
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from loopback.bots import FARKLE_ENV, BotProcess
 from loopback.payloads import BENCH_TOKEN, Snowflakes, World
-from loopback.players import Board, FarklePlayers, Players, TrivialPlayers
+from loopback.players import BANK, ROLL, Board, FarklePlayers, Move, Players, TrivialPlayers
 from loopback.profiling import BUCKETS, IDLE, WORKER_THREADS, Profile, describe, from_cprofile, from_stacks
 from loopback.server import CHANNEL_MESSAGE, Interaction, LoopbackDiscord, Outcome
 
-BOTS = {"trivial": "loopback.trivial_bot", "farkle": "loopback.run_farkle"}
+BOTS = {"trivial": "loopback.trivial_bot", "message": "loopback.trivial_bot", "farkle": "loopback.run_farkle"}
+BOT_ENV = {"farkle": FARKLE_ENV, "message": {"TRIVIAL_ANSWER": "message"}}
+BASELINES = ("trivial", "message")
 READY_DELAY = 2.5  # discord.py is ready 2 s after the last GUILD_CREATE
 CONNECT_WITHIN = 300.0  # seconds for a bot to log in (a restarted Farkle bot restores every game first)
 MIN_BURST_PRESSES = 1000  # rounds enough for a p99 worth reading, and at least three
@@ -61,7 +73,14 @@ class Session:
     boards: list[Board]
 
     def press(self, board: Board) -> Interaction | None:
-        move = self.players.next_move(board)
+        """The next press of a game played on (mostly die taps)."""
+        return self._send(board, self.players.next_move(board))
+
+    def press_named(self, action: str) -> Callable[[Board], Interaction | None]:
+        """A press of `action` (ROLL, BANK) on a board, where the board offers it."""
+        return lambda board: self._send(board, self.players.named_move(board, action))
+
+    def _send(self, board: Board, move: Move | None) -> Interaction | None:
         if move is None:
             return None
         board.presses += 1
@@ -88,6 +107,8 @@ class Session:
 
     async def restart(self) -> None:
         self.process.kill()
+        # The server may not have seen the killed bot's socket close yet: wait for the new one's login.
+        self.server.identified.clear()
         self.process.start()
         await self.connected()
 
@@ -99,7 +120,7 @@ async def session(kind: str, games: int, env: dict[str, str] | None = None) -> A
         world = World.build(games, snowflake)
         server = LoopbackDiscord(world, BENCH_TOKEN, snowflake)
         url = await server.start()
-        bot_env = (FARKLE_ENV if kind == "farkle" else {}) | (env or {})
+        bot_env = BOT_ENV.get(kind, {}) | (env or {})
         process = BotProcess(BOTS[kind], url, Path(folder), bot_env)
         players: Players = FarklePlayers(server) if kind == "farkle" else TrivialPlayers(server)
         bench = Session(kind, server, process, players, [Board(table) for table in world.tables])
@@ -157,15 +178,27 @@ async def one_at_a_time(bench: Session) -> Presses:
     return result
 
 
-async def burst_round(bench: Session) -> Presses:
-    """One press in every game, all written to the gateway together; then wait for the bot to finish."""
+async def burst_round(bench: Session, press: Callable[[Board], Interaction | None] | None = None) -> Presses:
+    """One press in every game (the next one, or `press`'s), all written to the gateway together; then wait
+    for the bot to finish."""
+    press = press or bench.press
     cpu = bench.process.cpu()
-    pressed = [bench.press(board) for board in bench.boards]
+    pressed = [press(board) for board in bench.boards]
     round_ = Presses([i for i in pressed if i is not None], no_move=pressed.count(None))
     await asyncio.gather(*(i.done for i in round_.interactions))
     await bench.server.settled()
     round_.cpu_seconds = bench.process.cpu() - cpu
     return round_
+
+
+async def roll_round(bench: Session) -> tuple[Presses, Presses]:
+    """Every game brought to a turn's start, Roll pressed in all at once; the best dice set aside, Bank
+    pressed in all at once (where the roll scored). Only the two bursts are measured."""
+    measured = []
+    for action in (ROLL, BANK):
+        await bench.players.prepare(bench.boards, action)
+        measured.append(await burst_round(bench, bench.press_named(action)))
+    return measured[0], measured[1]
 
 
 async def paced(bench: Session, rate: float, seconds: float) -> Presses:
@@ -203,7 +236,7 @@ class Memory:
     idle: int
     started: int = 0
     played: int = 0
-    after_burst: int = 0
+    after_burst: int | None = None
     restored: int | None = None
     restored_played: int | None = None
 
@@ -221,26 +254,36 @@ class Run:
     after_restart: Presses | None = None
 
 
-async def burst_run(kind: str, games: int, rounds: int, restart: bool) -> list[Run]:
-    """Set up, one round one at a time, the burst rounds, then (Farkle) kill, restart, one more round."""
+async def burst_run(kind: str, games: int, rounds: int, shapes: list[str], restart: bool) -> list[Run]:
+    """Set up, one round one at a time, the burst rounds and/or the Roll-and-Bank rounds (in one session:
+    setting up 500 games is the slow part), then (Farkle) kill, restart, one more round."""
     async with session(kind, games) as bench:
         memory = Memory(games, bench.process.rss())
         await bench.set_up()
         memory.started = bench.process.rss()
         single = await one_at_a_time(bench)
         memory.played = bench.process.rss()
-        presses = Presses()
-        for number in range(rounds):
-            presses.add(await burst_round(bench))
-            if number == 0:
-                memory.after_burst = bench.process.rss()
-        burst = Run(kind, "burst", games, presses, memory)
+        runs = [Run(kind, "one at a time", games, single, memory)]
+        if "burst" in shapes:
+            presses = Presses()
+            for number in range(rounds):
+                presses.add(await burst_round(bench))
+                if number == 0:
+                    memory.after_burst = bench.process.rss()
+            runs.append(Run(kind, "burst", games, presses))
+        if "roll" in shapes:
+            rolls, banks = Presses(), Presses()
+            for _ in range(rounds):
+                roll, bank = await roll_round(bench)
+                rolls.add(roll)
+                banks.add(bank)
+            runs += [Run(kind, "roll burst", games, rolls), Run(kind, "bank burst", games, banks)]
         if restart:
             await bench.restart()
             memory.restored = bench.process.rss()
-            burst.after_restart = await one_at_a_time(bench)
+            runs[0].after_restart = await one_at_a_time(bench)
             memory.restored_played = bench.process.rss()
-        return [Run(kind, "one at a time", games, single), burst]
+        return runs
 
 
 FIRST_MINUTE = 60.0
@@ -267,8 +310,11 @@ async def paced_run(kind: str, games: int, rate: float, seconds: float) -> Run:
         return Run(kind, f"paced {rate:g}/s", games, await paced(bench, rate, seconds))
 
 
-async def profile_run(kind: str, games: int, rounds: int, profiler: str) -> tuple[Run, Profile]:
-    """The burst rounds, profiled from the first press to the last answer (not the set-up)."""
+async def profile_run(
+    kind: str, games: int, rounds: int, profiler: str, shape: str = "burst"
+) -> tuple[Run, Profile]:
+    """The burst rounds profiled from the first press to the last answer (not the set-up); for the roll
+    shape, one Roll burst (every game at its first turn's start, as set up)."""
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as folder:
         output = Path(folder) / "bot.profile"
         async with session(kind, games, {"BENCH_PROFILE": str(output), "BENCH_PROFILER": profiler}) as bench:
@@ -276,12 +322,15 @@ async def profile_run(kind: str, games: int, rounds: int, profiler: str) -> tupl
             threads = bench.process.thread_cpu()
             bench.process.signal(signal.SIGUSR1)
             presses = Presses()
-            for _ in range(rounds):
-                presses.add(await burst_round(bench))
+            if shape == "roll":
+                presses.add(await burst_round(bench, bench.press_named(ROLL)))
+            else:
+                for _ in range(rounds):
+                    presses.add(await burst_round(bench))
             bench.process.signal(signal.SIGUSR2)
             await written(output, bench.process)
             after = bench.process.thread_cpu()
-        run = Run(kind, f"burst ({profiler})", games, presses)
+        run = Run(kind, f"{shape} ({profiler})", games, presses)
         answered = len(presses.latencies_ms())
         if profiler == "stacks":
             return run, from_stacks(output, answered)
@@ -312,22 +361,39 @@ def print_latency(runs: list[Run]) -> None:
     )
     for run in runs:
         ms = run.presses.latencies_ms()
-        answered = max(len(ms), 1)
         print(
             f"{run.shape:16}{run.games:>6} {run.kind:8}{len(run.presses.interactions):>8}"
             f"{percentile(ms, 0.5):>9.1f}{percentile(ms, 0.99):>9.1f}{(ms[-1] if ms else math.nan):>9.1f}"
-            f"{run.presses.failed():>8}{run.presses.refused_by_bot():>8}"
-            f"{run.presses.cpu_seconds * 1000 / answered:>13.2f}"
+            f"{run.presses.failed():>8}{run.presses.refused_by_bot():>8}{cpu_per_press_ms(run):>13.2f}"
         )
+    for line in ratios(runs):
+        print(line)
+
+
+def cpu_per_press_ms(run: Run) -> float:
+    return run.presses.cpu_seconds * 1000 / max(len(run.presses.latencies_ms()), 1)
+
+
+def ratios(runs: list[Run]) -> list[str]:
+    """Each Farkle shape over each baseline's same shape and size, in this run: p50, p99, CPU per press."""
     by_shape: dict[tuple[str, int], dict[str, Run]] = {}
     for run in runs:
         by_shape.setdefault((run.shape, run.games), {})[run.kind] = run
-    for (shape, games), pair in by_shape.items():
-        if {"farkle", "trivial"} <= pair.keys():
-            farkle, trivial = (pair[k].presses.latencies_ms() for k in ("farkle", "trivial"))
-            p50 = percentile(farkle, 0.5) / percentile(trivial, 0.5)
-            p99 = percentile(farkle, 0.99) / percentile(trivial, 0.99)
-            print(f"  {shape}, {games} games: farkle / trivial  p50 {p50:.2f}  p99 {p99:.2f}")
+    lines = []
+    for (shape, games), bots in by_shape.items():
+        farkle = bots.get("farkle")
+        cells = []
+        for baseline in (bots[name] for name in BASELINES if name in bots):
+            if farkle is None:
+                break
+            ours, theirs = farkle.presses.latencies_ms(), baseline.presses.latencies_ms()
+            p50 = percentile(ours, 0.5) / percentile(theirs, 0.5)
+            p99 = percentile(ours, 0.99) / percentile(theirs, 0.99)
+            cpu = cpu_per_press_ms(farkle) / cpu_per_press_ms(baseline)
+            cells.append(f"/ {baseline.kind:8} p50 {p50:5.2f}  p99 {p99:5.2f}  CPU {cpu:5.2f}")
+        if cells:
+            lines.append(f"  {shape}, {games} games: farkle " + "   ".join(cells))
+    return lines
 
 
 def print_memory(runs: list[Run]) -> None:
@@ -377,23 +443,26 @@ def rounds_for(games: int, asked: int) -> int:
 
 
 async def main(args: argparse.Namespace) -> None:
-    kinds = ["trivial", "farkle"] if args.bot == "both" else [args.bot]
+    kinds = bots_named(args.bot)
     games = [int(n) for n in args.games.split(",")]
+    shapes = args.shapes.split(",")
     if args.profile:
         for kind in kinds:
             rounds = rounds_for(max(games), args.rounds)
-            run, profile = await profile_run(kind, max(games), rounds, args.profile)
+            shape = "roll" if "roll" in shapes else "burst"
+            run, profile = await profile_run(kind, max(games), rounds, args.profile, shape)
             print(f"\n{kind}:")
             print_latency([run])
             print_profile(profile)
         return
     runs: list[Run] = []
-    shapes = args.shapes.split(",")
-    if "burst" in shapes:
+    bursts = [shape for shape in shapes if shape in ("burst", "roll")]
+    if bursts:
         for n in games:
             for kind in kinds:
-                print(f"  burst, {n} games, {kind} …", flush=True)
-                runs += await burst_run(kind, n, rounds_for(n, args.rounds), restart=kind == "farkle")
+                print(f"  {' and '.join(bursts)}, {n} games, {kind} …", flush=True)
+                rounds = rounds_for(n, args.rounds)
+                runs += await burst_run(kind, n, rounds, bursts, restart=kind == "farkle")
     first_minutes: dict[str, float] = {}
     if "first-start" in shapes:
         for n in games:
@@ -413,13 +482,27 @@ async def main(args: argparse.Namespace) -> None:
         print(f"  first start, {name}: {cpu:.1f} s of CPU in its first {FIRST_MINUTE:.0f} s (workers too)")
 
 
+def bots_named(names: str) -> list[str]:
+    """`--bot`: names, comma-separated; `all` is every bot, `both` the Farkle bot and the board baseline."""
+    aliases = {"all": [*BASELINES, "farkle"], "both": ["trivial", "farkle"]}
+    kinds = [kind for name in names.split(",") for kind in aliases.get(name, [name])]
+    unknown = set(kinds) - BOTS.keys()
+    if unknown:
+        raise SystemExit(f"--bot: no bot named {', '.join(sorted(unknown))} (choose from {', '.join(BOTS)})")
+    return kinds
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--bot", choices=["farkle", "trivial", "both"], default="both")
+    parser.add_argument(
+        "--bot", default="all", help="farkle, trivial, message, comma-separated; all (default) or both"
+    )
     parser.add_argument("--games", default="300,500", help="N for the burst shapes, comma-separated")
-    parser.add_argument("--shapes", default="burst,paced,first-start", help="burst, paced, first-start")
+    parser.add_argument(
+        "--shapes", default="burst,roll,paced,first-start", help="burst, roll, paced, first-start"
+    )
     parser.add_argument(
         "--rounds", type=int, default=0, help="burst rounds (0: enough for 1,000 presses, ≥ 3)"
     )
@@ -431,7 +514,7 @@ def parse_args() -> argparse.Namespace:
         nargs="?",
         const="stacks",
         choices=["stacks", "cprofile"],
-        help="profile the bot during the largest burst instead (stack samples, or cprofile)",
+        help="profile the bot during the largest burst (a Roll burst with --shapes roll) instead",
     )
     return parser.parse_args()
 

@@ -34,6 +34,7 @@ from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome
 from bot.sessions.stream import GameChanged, GameEvent
 from bot.storage.boards import SqlBoardLedger
+from cogs.answers import edit_in_answer
 from cogs.catch_up import CatchUp
 from cogs.delivery import Delivery, answer_with, channel_routes
 from cogs.follow import Follows
@@ -91,6 +92,7 @@ class Boards(commands.Cog):
         self.catching_up = CatchUp(bot, self.ledger, self.publisher, self.pings, self.follows)
 
     async def cog_load(self) -> None:
+        self.bot.pressed_message_unread(GAME_BUTTON.fullmatch)  # the button is read from the press
         self.manager.subscribe(self.on_game_event)
         self.manager.on_restore(self.catching_up.restored)
 
@@ -168,7 +170,7 @@ class Boards(commands.Cog):
         snapshot = outcome.snapshot
         assert snapshot is not None
         try:
-            await interaction.response.edit_message(**rendered.message)
+            await edit_in_answer(interaction, **rendered.message)
         except discord.HTTPException as error:
             log.warning(
                 "Could not answer a press in channel %s (%s): redrawing by id", snapshot.channel_id, error

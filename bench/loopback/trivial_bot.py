@@ -1,10 +1,12 @@
-"""The baseline: a discord.py bot that answers every press by redrawing the message, and nothing else.
+"""The baselines: a discord.py bot that answers every press by redrawing the message, and nothing else.
 
 Its board is the size of a Farkle board (an embed with the same fields, nine buttons on three rows) and
 changes on every press, so the two bots differ only in what the Farkle bot does between receiving a
-press and answering it. It stores nothing and sends nothing else.
+press and answering it. It stores nothing and sends nothing else. With TRIVIAL_ANSWER=message it is the
+second baseline: the same board, each press answered with a small new message (one line, no buttons),
+the least a bot can do that shows something.
 
-Run by the bench as `python -m loopback.trivial_bot URL` with DISCORD_TOKEN set.
+Run by the bench as `python -m loopback.trivial_bot URL` with DISCORD_TOKEN (and TRIVIAL_ANSWER) set.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .profiling import profile_on_signals
 DICE = 6
 BUTTONS = (*(f"d{i}" for i in range(DICE)), "roll", "bank", "hint")
 FACES = "⚀⚁⚂⚃⚄⚅"
+SMALL_MESSAGE = os.environ.get("TRIVIAL_ANSWER") == "message"
 
 
 def board(number: int, move: int) -> tuple[discord.Embed, discord.ui.View]:
@@ -71,6 +74,7 @@ class BoardButton(
             )
         )
         self.number = number
+        self.button = button
 
     @classmethod
     async def from_custom_id(
@@ -79,6 +83,9 @@ class BoardButton(
         return cls(int(match["board"]), match["button"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if SMALL_MESSAGE:
+            await interaction.response.send_message(f"ana-{self.number} pressed {self.button}")
+            return
         embed, view = board(self.number, interaction.id % 1000)
         await interaction.response.edit_message(embed=embed, view=view)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 from discord import ui
+from discord.ui.view import BaseView
 
 PREFIX = "farkle"
 TEMPLATE = (
@@ -49,17 +50,44 @@ Button = ui.Button[ui.LayoutView]
 Part = ui.Item[ui.LayoutView]
 
 
-class Drawing:
+class Drawing(BaseView):
     """A drawing's buttons are answered by what the cogs registered at start-up (the board edge's
     listener, `DynamicItem`s), on any message, so a drawing is never stored in discord.py's view store:
     per edit, that bookkeeping cost as much as drawing the board, and a view answered with `send_message`
-    (which skips the `is_dispatchable` check) stayed there for the life of the process, buttons and all."""
+    (which skips the `is_dispatchable` check) stayed there for the life of the process, buttons and all.
+
+    A drawing is serialised once, when it is first sent, and then lets go of its items: discord.py links
+    every item to its view and its parent and back, so each drawing sent (a board a press, 20 to 40
+    items) was cyclic garbage that only the cycle collector could free, and collections came with every
+    few presses of a burst. Sent again (a redraw after a failed answer), it sends the same components.
+    """
+
+    _sent: list[dict[str, Any]] | None = None
+    _v2: bool = False
 
     def is_dispatchable(self) -> bool:
         return False
 
     def is_finished(self) -> bool:
         return True
+
+    def to_components(self) -> list[dict[str, Any]]:
+        if self._sent is None:
+            self._v2 = super().has_components_v2()
+            self._sent = super().to_components()
+            self._let_go()
+        return self._sent
+
+    def has_components_v2(self) -> bool:
+        return self._v2 if self._sent is not None else super().has_components_v2()
+
+    def _let_go(self) -> None:
+        """Unlink the items from the view and from each other: the drawing is then freed as soon as the
+        message is sent, by reference counting alone."""
+        for item in list(self.walk_children()):
+            item._view = None
+            item._parent = None
+        self._children.clear()
 
 
 class DrawnLayout(Drawing, ui.LayoutView):

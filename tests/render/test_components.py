@@ -1,12 +1,16 @@
-"""Game button ids: short, bounded, and a forged id matches nothing instead of raising."""
+"""Game button ids: short, bounded, and a forged id matches nothing instead of raising; drawings sent are
+freed at once."""
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 
 import pytest
+from discord import ui
 
-from bot.render.components import TEMPLATE, ButtonRef
+from bot.render.components import TEMPLATE, ButtonRef, card, row
 
 MATCH = re.compile(TEMPLATE)
 
@@ -29,3 +33,21 @@ def test_an_id_round_trips_within_discords_limit() -> None:
 )
 def test_a_forged_id_matches_nothing(forged: str) -> None:
     assert MATCH.fullmatch(forged) is None
+
+
+def test_a_drawing_sent_is_freed_without_the_cycle_collector() -> None:
+    """Serialised once when first sent, a drawing lets go of its items: it is not cyclic garbage left for
+    the collector (issue 40), and sent again (a redraw after a failed answer) it sends the same."""
+    view = card(
+        [row(ui.Button(label="Roll", custom_id="farkle:1:1-1:roll")), ui.TextDisplay("**ana's turn**")]
+    ).view
+    sent = view.to_components()
+    assert view.has_components_v2()
+    assert view.to_components() == sent and sent[0]["components"][1]["content"] == "**ana's turn**"
+    drawing = weakref.ref(view)
+    gc.disable()
+    try:
+        del view
+        assert drawing() is None, "the drawing waits for the cycle collector"
+    finally:
+        gc.enable()

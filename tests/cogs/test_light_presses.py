@@ -1,0 +1,92 @@
+"""A game button's press reaches the board edge without discord.py parsing the card it was pressed on
+(issue 40: a tenth of a Roll's CPU): the answer needs only the message's id. Other presses are parsed
+as discord.py always does."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import discord
+import pytest
+
+from bot.client import FarkleBot
+from bot.render.components import TEMPLATE
+from tests.cogs.conftest import Dice, Table
+from tests.cogs.play import ROLL_OFF, act, board_message, buttons, open_game
+
+
+async def test_a_game_press_carries_the_message_id_but_not_its_components(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[int, int]] = []  # (message id, components parsed) of every component press
+    from_data = discord.Interaction._from_data
+
+    def spy(self: discord.Interaction, data: Any) -> None:
+        from_data(self, data)
+        if self.message is not None:
+            seen.append((self.message.id, len(self.message.components)))
+
+    monkeypatch.setattr(discord.Interaction, "_from_data", spy)
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    seen.clear()
+    await act(table.ana, table.channel, "roll")
+    await act(table.ana, table.channel, "die:0")
+
+    assert seen == [(board.id, 0), (board.id, 0)]
+    # The board was still edited in place, the die picked.
+    assert board_message(table.channel).id == board.id
+    assert buttons(board_message(table.channel))["die:0"].custom_id.endswith(":drop:0")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "kept"),
+    [
+        ("farkle:ab12:3-1:roll", False),
+        ("farkle-lb:wins:all:2:next", True),
+        ("farkle-daily:12:1-1:roll", True),
+    ],
+)
+def test_only_a_game_buttons_message_is_left_unparsed(
+    make_bot: Callable[[], FarkleBot], custom_id: str, kept: bool
+) -> None:
+    bot = make_bot()
+    bot.pressed_message_unread(re.compile(TEMPLATE).fullmatch)  # as the board edge does when it loads
+    parsed: list[Any] = []
+    components = [{"type": 1, "components": [{"type": 2, "custom_id": custom_id, "style": 1}]}]
+    data = {
+        "data": {"custom_id": custom_id, "component_type": 2},
+        "message": {"id": "7", "components": components},
+    }
+
+    bot._parse_interaction(parsed.append, data)
+
+    (message,) = (each["message"] for each in parsed)
+    assert message["id"] == "7"
+    assert message["components"] == (components if kept else [])
+
+
+async def test_a_press_is_answered_without_the_edited_card_sent_back_and_parsed(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed_answers: list[object] = []
+    update = discord.InteractionCallbackResponse._update
+
+    def spy(self: discord.InteractionCallbackResponse[Any], data: Any) -> None:
+        parsed_answers.append(data.get("resource"))
+        update(self, data)
+
+    monkeypatch.setattr(discord.InteractionCallbackResponse, "_update", spy)
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    parsed_answers.clear()
+    await act(table.ana, table.channel, "roll")
+    await act(table.ana, table.channel, "die:0")
+
+    assert parsed_answers == []
+    shown = board_message(table.channel)
+    assert shown.id == board.id and buttons(shown)["die:0"].custom_id.endswith(":drop:0")  # type: ignore[union-attr]
