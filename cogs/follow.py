@@ -50,7 +50,7 @@ class Follows:
 
     def rendered(self, snapshot: Snapshot, channel_id: int) -> Rendered:
         """The board for reading; while the game lasts, with Stop watching."""
-        board = self.publisher.rendered(snapshot)
+        board = self.publisher.rendered(snapshot, watching=True)
         if snapshot.stage in ("over", "closed"):
             return without_buttons(board)
         tr = public(self.bot, snapshot.language, snapshot.guild_id)

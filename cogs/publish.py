@@ -38,8 +38,9 @@ class Publisher:
         self.delivery = delivery
         self._repairs: dict[str, asyncio.Task[None]] = {}  # by game id
 
-    def rendered(self, snapshot: Snapshot) -> Rendered:
-        return render(snapshot, public(self.bot, snapshot.language, snapshot.guild_id), self.bot.dice_art)
+    def rendered(self, snapshot: Snapshot, *, watching: bool = False) -> Rendered:
+        tr = public(self.bot, snapshot.language, snapshot.guild_id)
+        return render(snapshot, tr, self.bot.dice_art, watching=watching)
 
     def drawn(self, view: View, version: int) -> None:
         """A drawing of `version` landed on `view`; an older one landing last is repaired."""

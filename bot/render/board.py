@@ -186,7 +186,12 @@ def _status(snapshot: Snapshot, tr: Translator) -> str:
 
 
 def board(
-    snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART, extra_lines: Sequence[str] = ()
+    snapshot: Snapshot,
+    tr: Translator,
+    art: DiceArt = KEYCAP_ART,
+    extra_lines: Sequence[str] = (),
+    *,
+    watching: bool = False,
 ) -> Rendered:
     """A game in play; `extra_lines` go under the turn's numbers (other features' one-liners)."""
     turn, preview = snapshot.turn, snapshot.preview
@@ -209,7 +214,7 @@ def board(
         ui.Separator(),
         *([ui.TextDisplay(ended.block)] if ended.block else []),
         _with_hint(snapshot, tr, "\n".join(play)),
-        *turn_rows(snapshot, tr, art),
+        *turn_rows(snapshot, tr, art, watching=watching),
     ]
     recent = recent_lines(snapshot, tr, ended.shown)
     if recent:

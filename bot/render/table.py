@@ -11,11 +11,15 @@ from bot.render.review import odds_line, review_button
 from bot.sessions.session import Snapshot
 
 
-def render(snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART) -> Rendered:
+def render(
+    snapshot: Snapshot, tr: Translator, art: DiceArt = KEYCAP_ART, *, watching: bool = False
+) -> Rendered:
+    """`watching`: a spectator's drawing, the roll drawn as faces (its die buttons are the player's)."""
     if snapshot.stage == "lobby":
         return lobby(snapshot, tr)
     if snapshot.stage == "closed":
         return closed(snapshot, tr)
     if snapshot.stage == "over":
         return results(snapshot, tr, extra=[row(review_button(snapshot.game_id, tr))])
-    return board(snapshot, tr, art, extra_lines=[line for line in (odds_line(snapshot, tr),) if line])
+    odds = [line for line in (odds_line(snapshot, tr),) if line]
+    return board(snapshot, tr, art, extra_lines=odds, watching=watching)

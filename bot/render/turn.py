@@ -113,6 +113,18 @@ def _die_button(snapshot: Snapshot, art: DiceArt, i: int, face: int) -> Button:
     )
 
 
+def watched_roll(snapshot: Snapshot, tr: Translator, art: DiceArt) -> str | None:
+    """ "🎲 Roll: 1 5 2 3 5 1 · 2 dice picked": the roll a spectator can't press, each die once."""
+    turn = snapshot.turn
+    if turn is None or not turn.roll:
+        return None
+    line = tr.text("🎲 Roll: {dice}", dice=art.line(turn.roll))
+    if snapshot.selection:
+        picked = tr.plural("{count} die picked", "{count} dice picked", len(snapshot.selection))
+        line = f"{line} · {picked}"
+    return line
+
+
 def _scores(snapshot: Snapshot) -> bool:
     """Whether the dice selected so far score (nothing selected yet is not a mistake)."""
     preview = snapshot.preview
@@ -165,10 +177,13 @@ def bank_label(snapshot: Snapshot, tr: Translator) -> str:
     return tr.text("Bank {points}", points=tr.points(total))
 
 
-def turn_rows(snapshot: Snapshot, tr: Translator, art: DiceArt) -> list[Part]:
-    """The roll as die buttons in rows of three, then Roll / Piggyback / Bank."""
+def turn_rows(snapshot: Snapshot, tr: Translator, art: DiceArt, *, watching: bool = False) -> list[Part]:
+    """The roll as die buttons in rows of three, then Roll / Piggyback / Bank; for a spectator
+    (`watching`), the roll as one line of faces and how many are picked, with no buttons."""
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
+    if watching:
+        return [discord.ui.TextDisplay(line) for line in (watched_roll(snapshot, tr, art),) if line]
     dice = [_die_button(snapshot, art, i, face) for i, face in enumerate(turn.roll)]
     roll = game_button(
         snapshot,

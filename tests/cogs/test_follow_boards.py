@@ -22,11 +22,11 @@ from tests.cogs.play import (
     board_message,
     buttons,
     farkle,
-    field,
     keep_all,
     open_game,
     read_dice,
     restart,
+    texts,
     title,
 )
 
@@ -63,7 +63,8 @@ async def test_a_follow_board_tracks_a_game_to_its_results_across_a_restart_and_
 
     await act(table.ana, table.channel, "roll")
     await env.advance_time(3)
-    assert read_dice(field(board_message(lounge), "Roll")).startswith("1 1 1 1 1 1")
+    (roll,) = [line for line in texts(board_message(lounge)) if line.startswith("🎲 Roll: ")]
+    assert read_dice(roll) == "🎲 Roll: 1 1 1 1 1 1", "a spectator reads the roll as faces, once"
 
     stop = buttons(board_message(lounge))["farkle-follow"].custom_id
     refused = await table.ben.click(board_message(lounge), custom_id=stop)

@@ -25,7 +25,7 @@ from bot.render.dice import KEYCAP_ART
 from bot.render.help import help_embed, hint_text, rules_embed
 from bot.render.language import LANGUAGES, SOURCE_LANGUAGE, Translator
 from bot.render.replay import replay_card
-from bot.render.review import review_embed
+from bot.render.review import review_card
 from bot.render.stats import history_embed, replay_lines
 from bot.render.table import render
 from bot.sessions.daily_attempt import DailyAttempt
@@ -112,6 +112,7 @@ def every_drawing(tr: Translator) -> Iterator[object]:
     yield render(table.snapshot(), tr)  # a roll, nothing selected: Bank all
     table.selection = (0, 1)
     yield render(table.snapshot(), tr)  # a selection
+    yield render(table.snapshot(), tr, watching=True)  # a spectator's follow board
     table.selection = (2,)
     yield render(table.snapshot(), tr)  # a selection that doesn't score
     table.remember(game.roll("10", (0, 1)))  # four dice left, two set aside
@@ -134,7 +135,7 @@ def every_drawing(tr: Translator) -> Iterator[object]:
     review = GameReview(
         "win", (PlayerReview("10", 3, 0.5, 1, (worst,)), PlayerReview("-1", 3, 1.0, 0, ())), (worst,)
     )
-    yield review_embed("abc123", review, names, tr)
+    yield review_card("abc123", review, names, tr)
     yield history_embed(
         "—", [GameSummary("abc123", 2, 1_800_000_000, "custom", (("Computer 1 (master)", 500, True),))], tr
     )
