@@ -119,12 +119,18 @@ def remember_drawings(preview: Preview, kept: int = 64) -> Drawings:
 
 
 def rebase_unchanged_press(preview: Preview, drawn: Drawings, context_id: Any, body: Any) -> Any:
-    """The press as of the page's current revision when its message is drawn now as the page saw it."""
-    if not isinstance(body, dict) or body.get("kind") not in {"click", "select"}:
+    """The press as of the page's current revision when its message is drawn now as the page saw it; any
+    other action (a command, the page's own view) always: it presses no drawing, and the page is
+    republished every second."""
+    if not isinstance(body, dict):
         return body
     page = preview._pages.get(context_id) if isinstance(context_id, str) else None
-    seen, target = body.get("published_revision"), body.get("target_id")
-    if page is None or not isinstance(seen, int) or seen == page.revision or not str(target).isdigit():
+    seen, target, kind = body.get("published_revision"), body.get("target_id"), body.get("kind")
+    if page is None or not isinstance(seen, int) or seen == page.revision:
+        return body
+    if kind not in {"click", "select"}:  # a command, a view of the page: no drawing was pressed
+        return {**body, "published_revision": page.revision}
+    if not str(target).isdigit():
         return body
     then = drawn.get(page.id, {}).get(seen, {}).get(int(target))
     if then is None or then != drawings(preview, page.channel_id).get(int(target)):

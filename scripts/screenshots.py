@@ -79,7 +79,11 @@ async def shoot(page: Page, table: Table, path: Path, *shown: str, selected: int
             ) from missing
         await settled(page)
         badge = (await page.locator(".inspector-count").inner_text()).strip()
-        assert not badge, f"{path.name}: the Inspector reports {badge}"
+        if badge:
+            reports = await page.locator(".inspector-panel").inner_text()
+            raise AssertionError(
+                f"{path.name}: the Inspector reports {badge}: {' '.join(reports.split())[:600]}"
+            )
         await page.screenshot(path=path)
     print(f"wrote {path}")
 
