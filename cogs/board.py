@@ -246,7 +246,12 @@ class Boards(commands.Cog):
         if outcome.reminder_for is None:
             self.follows.changed(snapshot)
         ended = snapshot.stage in ("over", "closed")
-        announces = (outcome.turn_for or outcome.reminder_for) is not None or outcome.moved_turn or ended
+        announces = (
+            (outcome.turn_for or outcome.reminder_for) is not None
+            or outcome.moved_turn
+            or ended
+            or outcome.invited
+        )
         if announces and outcome.refusal is None:
             self.bot.after_answers(snapshot.channel_id, partial(self._announce, outcome))
 

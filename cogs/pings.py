@@ -18,10 +18,12 @@ from cogs.ledger import Ledger
 log = logging.getLogger(__name__)
 
 
-async def _ping(channel: discord.PartialMessageable, user_id: int, text: str) -> discord.Message:
-    """A message that pings exactly one member and nobody else."""
-    only_them = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False)
-    return await channel.send(f"<@{user_id}> {text}", allowed_mentions=only_them)
+async def _ping(channel: discord.PartialMessageable, user_ids: tuple[int, ...], text: str) -> discord.Message:
+    """A message that pings exactly these members and nobody else."""
+    users = [discord.Object(user_id) for user_id in user_ids]
+    only_them = discord.AllowedMentions(users=users, everyone=False, roles=False)
+    mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
+    return await channel.send(f"{mentions} {text}", allowed_mentions=only_them)
 
 
 class Pings:
@@ -37,6 +39,10 @@ class Pings:
         assert snapshot is not None
         tr = public(self.bot, snapshot.language, snapshot.guild_id)
         try:
+            if outcome.invited:
+                await self._invite(
+                    outcome, tr.text("🎲 A rematch is open: press Join on the lobby to play again!")
+                )
             if outcome.reminder_for is not None and snapshot.deadline is not None:
                 left = max(1, round(snapshot.deadline - self.bot.clock.now()))
                 reminder = tr.plural(
@@ -49,6 +55,16 @@ class Pings:
                 await self._swap(outcome, None, "")
         except discord.HTTPException as error:
             log.warning("Could not post or tidy a turn ping in channel %s: %s", snapshot.channel_id, error)
+
+    async def _invite(self, outcome: Outcome, text: str) -> None:
+        """A rematch's one call to the last game's players (a conversation only its answers reach has no
+        channel message to spare: its lobby is there to see)."""
+        snapshot = outcome.snapshot
+        assert snapshot is not None
+        board = self.ledger.board(snapshot.game_id)
+        if board is None or board.route == "token":
+            return
+        await _ping(self.bot.get_partial_messageable(snapshot.channel_id), outcome.invited, text)
 
     async def _swap(self, outcome: Outcome, user_id: int | None, text: str) -> None:
         """The channel's one ping: post the new one (None: none), record it, delete the one it replaces."""
@@ -63,7 +79,7 @@ class Pings:
             self.ledger.pinged(board, None, turn)
             return
         channel = self.bot.get_partial_messageable(snapshot.channel_id)
-        ping = await _ping(channel, user_id, text) if user_id is not None else None
+        ping = await _ping(channel, (user_id,), text) if user_id is not None else None
         previous = self.ledger.pinged(board, ping.id if ping else None, turn)
         if previous is not None:
             await channel.get_partial_message(previous).delete()

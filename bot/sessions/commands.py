@@ -190,7 +190,8 @@ class GameCommands:
         )
         self._sessions[channel_id] = rematch
         # On a failed commit the finished game comes back, and Rematch still works.
-        return (await self._uow.commit(rematch, [], replaces=session)).as_opened()
+        players = tuple(s.user_id for s in session.seats if s.computer is None and s.user_id != user_id)
+        return (await self._uow.commit(rematch, [], replaces=session)).as_opened(invited=players)
 
     # ------------------------------------------------------------------ buttons
 

@@ -22,6 +22,9 @@ class Outcome:
     turn_for: int | None = None
     reminder_for: int | None = None
     opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
+    invited: tuple[
+        int, ...
+    ] = ()  # members a new lobby asks to join once (a rematch: the last game's players)
     finished: GameRecord | None = None  # the game ended with this change: its record, as archived
     # Pressed on a drawing older than the game (a board a crash left behind, say): `snapshot` is the game
     # now, so a press on the game's own board is answered by redrawing it; elsewhere `refusal` is said.
@@ -41,8 +44,8 @@ class Outcome:
         """The turn passed or the game ended with this change (a ping or reminder is now stale)."""
         return any(isinstance(event, TurnStarted | GameOver) for event in self.events)
 
-    def as_opened(self) -> Outcome:
-        return replace(self, opened=True) if self.snapshot is not None else self
+    def as_opened(self, invited: tuple[int, ...] = ()) -> Outcome:
+        return replace(self, opened=True, invited=invited) if self.snapshot is not None else self
 
 
 @dataclass(frozen=True)

@@ -261,12 +261,19 @@ async def test_rematch_needs_every_player_and_rolls_off_again(table: Table, dice
     assert title(lobby) == "🎲 Farkle lobby · classic rules"
     assert players(table.channel) == ["👑 ana"]
     assert await refused(table.ana, table.channel, "start") == "You need at least 2 players to start."
+    await table.env.advance_time(1)  # the call goes out once the answers are out
+    calls = [m for m in table.channel.history() if "A rematch is open" in m.content]
+    assert [m.content for m in calls] == [
+        f"<@{table.ben.id}> 🎲 A rematch is open: press Join on the lobby to play again!"
+    ], "the last game's other player is called once, the one who asked is not"
 
     result = await table.ben.click(results, custom_id=buttons(results)["rematch"].custom_id)
     assert not (result.response and result.response.content.startswith("Something"))
     assert players(table.channel) == ["👑 ana", "• ben"]
     lobbies = [m for m in table.channel.history() if "lobby" in title(m)]
     assert len(lobbies) == 1, "ben's press joins the rematch lobby instead of posting another one"
+    await table.env.advance_time(1)
+    assert len([m for m in table.channel.history() if "A rematch is open" in m.content]) == 1, "called once"
 
     await act(table.ana, table.channel, "start")
     board = board_message(table.channel)
