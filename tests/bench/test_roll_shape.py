@@ -43,7 +43,9 @@ async def test_a_roll_round_presses_roll_at_each_turn_start_then_bank() -> None:
             for measured in (rolls, banks):
                 assert measured.failed() == 0 and measured.refused_by_bot() == 0
                 assert all(i.callback_type == UPDATE_MESSAGE for i in measured.interactions)
-                assert measured.cpu_seconds > 0
+                # /proc counts in clock ticks (10 ms): a burst of three presses may round to none
+                assert measured.cpu_seconds >= 0
+        assert bench.process.cpu() > 0, "the bot's own CPU, read from /proc"
         await bench.players.prepare(bench.boards, ROLL)
         for board in bench.boards:  # every turn has passed: each game is at its next turn's start
             assert bench.players.named_move(board, BANK) is None

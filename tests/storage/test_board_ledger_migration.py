@@ -56,7 +56,7 @@ async def test_0015_moves_every_sessions_board_into_the_ledger(blank_database_ur
 
     db, applied = await open_database(blank_database_url)
     try:
-        assert applied == ["0015"]
+        assert applied[0] == "0015" and applied == sorted(applied), "0015 first, then the revisions after it"
         boards = {row.game_id: row for row in await SqlBoardLedger(db).load(["g1", "g2"])}
         server, dm = boards["g1"], boards["g2"]
         assert (server.channel_id, server.route, server.message_id, server.shown_version) == (
