@@ -105,7 +105,8 @@ class SessionManager:
 
     async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> Restored:
         """Load every saved session of the guilds this process `owns` (its shards), row by row, and re-arm
-        its timer (a deadline already past fires at once).
+        its timer (a deadline already past fires at once) once the restore listeners have read what shows
+        each game: a timer fired earlier would find no board and post a second one.
 
         A row that can't be read is logged and left aside (a new game may replace it); every other game
         comes back.
@@ -127,10 +128,11 @@ class SessionManager:
                 self._set_aside[stored.channel_id] = stored.revision
                 continue
             self._sessions[session.channel_id] = session
-            self._after_commit(session)
         restored = Restored(sessions=tuple(self.snapshots()), unreadable=tuple(unreadable))
         for listener in self._restore_listeners:
             await listener(restored)
+        for session in list(self._sessions.values()):
+            self._after_commit(session)
         for record in await self._store.unannounced():  # a crash came between the commit and the event
             if owns(_routed_by(record.guild_id, record.channel_id)):
                 self.events.publish(GameEnded(record))
