@@ -1,0 +1,309 @@
+"""What the pages under docs/ (and the README) name in code exists: a claim that points nowhere is a bug.
+
+Every backticked reference that looks like code is checked against the source, read with `ast` (nothing
+is imported, so discord.py is not needed):
+- a path (`bot/sessions/stream.py`, `cogs/`, `render/config.py`) names a file or folder of the repository;
+- a dotted name from the bot's packages (`bot.render.components`, `cogs.delivery.board_scope`,
+  `cogs.board.Boards.show`) names a module, then a name it defines, then a member of that class;
+- a symbol written right after a path (`bot/config.py` (`ConfigService`), `components.py`: `Rendered`)
+  is defined in that file;
+- a table's column (`boards.shown_version`) is in the schema the migrations make;
+- a name in a module written by the module's short name (`words.clip`, `schema.migration_lock`) is there;
+- a constant (`CATCH_UP_PACE`) or a class member (`Ledger.landed`) is defined somewhere in the code, and
+  a constant that is an environment variable is a field of the settings;
+and every import-linter contract the architecture page cites by name (contract “…”) is in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tempfile
+import tomllib
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+import sqlalchemy
+
+from bot.storage.schema import migrate
+
+ROOT = Path(__file__).parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+CODE_FOLDERS = ("bot", "cogs", "scripts", "bench", "tests", "migrations")
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+SPAN = re.compile(r"`([^`\n]+)`")
+PATH = re.compile(r"^[\w.*-]*(/[\w.*-]+)*(\.(py|md|toml|ya?ml|ini|cfg|json|sql|po|pot)|/)$")
+DOTTED = re.compile(r"^(bot|cogs)(\.\w+)+$")
+# What follows a path and names what it defines: `a.py` (`A`, `B`  or  `a.py`: `A`, `b()`
+DEFINED_IN = re.compile(
+    r"`([\w/.-]+\.py)`\s*(?:\(|:|,)\s*((?:`(?![\w/.-]+\.py`)[^`\n]+`(?:,\s*|\s+and\s+)?)+)"
+)
+COLUMN = re.compile(r"^(\w+)\.(\w+)$")  # `boards.shown_version`, when `boards` is a table
+DATA_FILE = re.compile(r"\.(sqlite3|png|json|pot?)$")
+CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
+MEMBER = re.compile(r"^([A-Z]\w*[a-z]\w*)\.(\w+)$")
+SYMBOL = re.compile(r"^([A-Za-z_]\w*(?:\.(?!py$)\w+)?)(?:\(.*\))?$")
+# Spans shaped like a path that name something else.
+NOT_IN_THE_REPOSITORY = {
+    "discord.py",  # the library
+    "vNNNN_what_it_does.py",  # the shape of a new revision's file name
+    "bot/locales/it/LC_MESSAGES/farkle.po",  # the file adding a language creates
+}
+CONTRACT = re.compile(r"contract “([^”]+)”")
+
+
+def code_spans(page: Path) -> list[str]:
+    """Backticked spans outside fenced blocks (the drawings)."""
+    return SPAN.findall(FENCE.sub("", page.read_text()))
+
+
+@cache
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(), str(path))
+
+
+def assigned(body: list[ast.stmt]) -> Iterator[tuple[str, ast.stmt]]:
+    """Names a module or class body binds, and where: defs, classes, (annotated) assignments, imports."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name, node
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                yield from ((name.id, node) for name in ast.walk(target) if isinstance(name, ast.Name))
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
+            yield node.target.id, node
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            yield from ((alias.asname or alias.name.split(".")[0], node) for alias in node.names)
+        elif isinstance(node, ast.If | ast.Try):  # TYPE_CHECKING blocks, optional imports
+            yield from assigned(node.body)
+
+
+def defines(path: Path, symbol: str) -> bool:
+    """`name` or `Class.member` is bound in the file (a class's member in its body, or as `self.member`)."""
+    head, _, member = symbol.partition(".")
+    found = dict(assigned(parsed(path).body)).get(head)
+    if found is None or not member:
+        return found is not None
+    if not isinstance(found, ast.ClassDef):
+        return False
+    return member in dict(assigned(found.body)) or member in instance_attributes(found)
+
+
+def instance_attributes(cls: ast.ClassDef) -> set[str]:
+    return {
+        node.attr
+        for node in ast.walk(cls)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    }
+
+
+@cache
+def source_files() -> tuple[Path, ...]:
+    return tuple(file for folder in CODE_FOLDERS for file in sorted((ROOT / folder).rglob("*.py")))
+
+
+def module_file(dotted: str) -> Path | None:
+    base = ROOT.joinpath(*dotted.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@cache
+def mapped_packages() -> dict[str, str]:
+    """Packages the wheel maps from another folder (`bot.migrations` is `migrations/`)."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    return dict(setuptools.get("package-dir", {}))
+
+
+def dotted_exists(dotted: str) -> bool:
+    """The longest prefix that is a module; what is left is a name it defines (and a member of it)."""
+    for package, folder in mapped_packages().items():
+        if dotted == package:
+            return (ROOT / folder).is_dir()
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = module_file(".".join(parts[:cut]))
+        if module is not None:
+            rest = parts[cut:]
+            return not rest or (len(rest) <= 2 and defines(module, ".".join(rest)))
+    return False
+
+
+@cache
+def module_names() -> dict[str, list[Path]]:
+    """Every module of the code by each dotted tail of its name (`words`, `render.words`, `bot.render.words`)."""
+    tails: dict[str, list[Path]] = {}
+    for file in source_files():
+        if file.is_relative_to(ROOT / "migrations"):  # Alembic's `env.py` is nobody's `env`
+            continue
+        parts = file.relative_to(ROOT).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        for start in range(len(parts)):
+            tails.setdefault(".".join(parts[start:]), []).append(file)
+    return tails
+
+
+def tail_exists(dotted: str) -> bool | None:
+    """`words.clip`, `render.components.without_buttons`: a name in a module named by its tail; None when
+    no module of the code has that name (`time.perf_counter` is the standard library's)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        modules = module_names().get(".".join(parts[:cut]))
+        if modules:
+            return any(defines(module, ".".join(parts[cut:])) for module in modules)
+    return None
+
+
+@cache
+def schema_columns() -> dict[str, set[str]]:
+    """The tables and columns of a database migrated to the head revision (SQLite, in a scratch file)."""
+    with tempfile.TemporaryDirectory() as folder:
+        engine = sqlalchemy.create_engine(f"sqlite:///{folder}/schema.sqlite3")
+        with engine.connect() as connection:
+            migrate(connection)
+            inspector = sqlalchemy.inspect(connection)
+            columns = {
+                table: {column["name"] for column in inspector.get_columns(table)}
+                for table in inspector.get_table_names()
+            }
+        engine.dispose()
+    return columns
+
+
+def path_exists(reference: str, page: Path) -> bool:
+    """Relative to the page, the repository or `bot/`; a bare file or folder name anywhere in the code."""
+    bases = [page.parent, ROOT, ROOT / "bot"]
+    if any(list(base.glob(reference.rstrip("/"))) for base in bases):
+        return True
+    if "/" in reference.rstrip("/"):
+        return False
+    name = reference.rstrip("/")
+    return any(
+        (match.is_dir() if reference.endswith("/") else match.is_file())
+        for folder in CODE_FOLDERS
+        for match in (ROOT / folder).rglob(name)
+    )
+
+
+def files_named(reference: str, page: Path) -> list[Path]:
+    """The files a path written before a symbol can mean (`publish.py` is any module of that name)."""
+    exact = [base / reference for base in (page.parent, ROOT, ROOT / "bot") if (base / reference).is_file()]
+    return exact or [file for file in source_files() if file.as_posix().endswith("/" + reference)]
+
+
+@cache
+def settings_variables() -> frozenset[str]:
+    """Environment variables: each settings class's fields, upper-cased behind its `env_prefix`."""
+    names = set()
+    for cls in ast.walk(parsed(ROOT / "bot" / "settings.py")):
+        if isinstance(cls, ast.ClassDef):
+            prefixes = [
+                keyword.value.value
+                for keyword in ast.walk(cls)
+                if isinstance(keyword, ast.keyword)
+                and keyword.arg == "env_prefix"
+                and isinstance(keyword.value, ast.Constant)
+            ]
+            prefix = prefixes[0] if prefixes else ""
+            names |= {
+                prefix + name.upper() for name, node in assigned(cls.body) if isinstance(node, ast.AnnAssign)
+            }
+    return frozenset(names)
+
+
+@cache
+def example_variables() -> frozenset[str]:
+    """Variables the operator sets for compose rather than for the bot (`.env.example`)."""
+    return frozenset(
+        re.findall(r"^#?\s*([A-Z][A-Z0-9_]*)=", (ROOT / ".env.example").read_text(), re.MULTILINE)
+    )
+
+
+def defined_anywhere(symbol: str) -> bool:
+    return any(defines(file, symbol) for file in source_files())
+
+
+def defined_in_file(path: Path, symbol: str) -> bool:
+    """At the top of the file, or as a member of one of its classes (`game.py`, `_remove`)."""
+    classes = [node.name for node in parsed(path).body if isinstance(node, ast.ClassDef)]
+    return defines(path, symbol) or any(defines(path, f"{cls}.{symbol}") for cls in classes)
+
+
+def broken_references(page: Path) -> list[str]:
+    text = FENCE.sub("", page.read_text())
+    broken = []
+    for span in SPAN.findall(text):
+        if " " in span or "://" in span or span in NOT_IN_THE_REPOSITORY:
+            continue
+        if PATH.match(span) and "/" in span or span.endswith(".py"):
+            ok = path_exists(span, page)
+        elif DOTTED.match(span):
+            ok = dotted_exists(span)
+        elif DATA_FILE.search(span):
+            continue
+        elif (column := COLUMN.match(span)) and column[1] in schema_columns():
+            ok = column[2] in schema_columns()[column[1]]
+        elif (dotted := SYMBOL.match(span)) and "." in dotted[1] and dotted[1][0].islower():
+            ok = tail_exists(dotted[1]) is not False
+        elif CONSTANT.match(span):
+            ok = span in settings_variables() | example_variables() or defined_anywhere(span)
+        elif (member := MEMBER.match(span)) and defined_anywhere(member[1]):  # not discord.py's classes
+            ok = defined_anywhere(span)
+        else:
+            continue
+        if not ok:
+            broken.append(span)
+    for path, listed in DEFINED_IN.findall(text):
+        files = files_named(path, page)
+        for span in SPAN.findall(listed):
+            symbol = SYMBOL.match(span)
+            if files and symbol and not any(defined_in_file(file, symbol[1]) for file in files):
+                broken.append(f"{path}: {span}")
+    return broken
+
+
+def contract_names() -> set[str]:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return {contract["name"] for contract in pyproject["tool"]["importlinter"]["contracts"]}
+
+
+def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "The stream (`bot/sessions/stream.py`, `bot.sessions.stream.GameStream`), its `GameStream.publish`, "
+        "`bot/render/stats.py` (`PAGE_TEMPLATE`) and `CATCH_UP_PACE`, set by `GAME_TURN_TIMEOUT`.\n"
+        "Gone: `bot/sessions/river.py`, `bot.sessions.stream.GameRiver`, `cogs.board.Boards.vanish`, "
+        "`GameStream.vanish`, `bot/render/components.py` (`PAGE_TEMPLATE`), `NO_SUCH_PACE`.\n"
+        "```\n`bot/in/a/drawing.py`\n```\n"
+    )
+    assert broken_references(page) == [
+        "bot/sessions/river.py",
+        "bot.sessions.stream.GameRiver",
+        "cogs.board.Boards.vanish",
+        "GameStream.vanish",
+        "NO_SUCH_PACE",
+        "bot/render/components.py: PAGE_TEMPLATE",
+    ]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_every_code_reference_exists(page: Path) -> None:
+    assert not broken_references(page), f"{page.name}: {broken_references(page)}"
+
+
+def test_the_contracts_the_architecture_cites_are_the_contracts_in_pyproject() -> None:
+    cited = set(CONTRACT.findall((ROOT / "docs" / "ARCHITECTURE.md").read_text()))
+    assert cited, "ARCHITECTURE.md cites its import contracts as: contract “<name in pyproject.toml>”"
+    assert cited == contract_names()
+
+
+def test_a_renamed_contract_is_found() -> None:
+    assert "Storage knows rows, not sessions or the game" in contract_names()
+    assert "Storage knows rows" not in contract_names()
