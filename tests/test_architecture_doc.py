@@ -138,7 +138,7 @@ def dotted_exists(dotted: str) -> bool:
 
 @cache
 def module_names() -> dict[str, list[Path]]:
-    """Every module of the code by each dotted tail of its name (`words`, `render.words`, `bot.render.words`)."""
+    """Each module by every tail of its dotted name (`words`, `render.words`, `bot.render.words`)."""
     tails: dict[str, list[Path]] = {}
     for file in source_files():
         if file.is_relative_to(ROOT / "migrations"):  # Alembic's `env.py` is nobody's `env`
@@ -211,7 +211,7 @@ def settings_variables() -> frozenset[str]:
                 and keyword.arg == "env_prefix"
                 and isinstance(keyword.value, ast.Constant)
             ]
-            prefix = prefixes[0] if prefixes else ""
+            prefix = str(prefixes[0]) if prefixes else ""
             names |= {
                 prefix + name.upper() for name, node in assigned(cls.body) if isinstance(node, ast.AnnAssign)
             }
@@ -242,7 +242,7 @@ def broken_references(page: Path) -> list[str]:
     for span in SPAN.findall(text):
         if " " in span or "://" in span or span in NOT_IN_THE_REPOSITORY:
             continue
-        if PATH.match(span) and "/" in span or span.endswith(".py"):
+        if (PATH.match(span) and "/" in span) or span.endswith(".py"):
             ok = path_exists(span, page)
         elif DOTTED.match(span):
             ok = dotted_exists(span)
