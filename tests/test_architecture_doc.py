@@ -51,7 +51,7 @@ NOT_IN_THE_REPOSITORY = {
     "vNNNN_what_it_does.py",  # the shape of a new revision's file name
     "bot/locales/it/LC_MESSAGES/farkle.po",  # the file adding a language creates
 }
-CONTRACT = re.compile(r"contract “([^”]+)”")
+CONTRACT = re.compile(r"contract\s+“([^”]+)”", re.IGNORECASE)
 
 
 def code_spans(page: Path) -> list[str]:
