@@ -3,6 +3,8 @@
 Every backticked reference that looks like code is checked against the source, read with `ast` (nothing
 is imported, so discord.py is not needed):
 - a path (`bot/sessions/stream.py`, `cogs/`, `render/config.py`) names a file or folder of the repository;
+  a script run with options (`bench/storage.py --database-url …`) exists and takes those options; a test
+  (`tests/x.py::test_name`) is defined in its file;
 - a dotted name from the bot's packages (`bot.render.components`, `cogs.delivery.board_scope`,
   `cogs.board.Boards.show`) names a module, then a name it defines, then a member of that class;
 - a symbol written right after a path (`bot/config.py` (`ConfigService`), `components.py`: `Rendered`)
@@ -40,6 +42,9 @@ DOTTED = re.compile(r"^(bot|cogs)(\.\w+)+$")
 DEFINED_IN = re.compile(
     r"`([\w/.-]+\.py)`\s*(?:\(|:|,)\s*((?:`(?![\w/.-]+\.py`)[^`\n]+`(?:,\s*|\s+and\s+)?)+)"
 )
+COMMAND = re.compile(r"^((?:bench|scripts)/[\w/]+\.py) (.*)$")
+OPTION = re.compile(r"(?<!\S)(--[a-z][\w-]*)")
+TEST = re.compile(r"^(tests/[\w/]+\.py)::(\w+)$")
 COLUMN = re.compile(r"^(\w+)\.(\w+)$")  # `boards.shown_version`, when `boards` is a table
 DATA_FILE = re.compile(r"\.(sqlite3|png|json|pot?)$")
 CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
@@ -240,7 +245,19 @@ def broken_references(page: Path) -> list[str]:
     text = FENCE.sub("", page.read_text())
     broken = []
     for span in SPAN.findall(text):
-        if " " in span or "://" in span or span in NOT_IN_THE_REPOSITORY:
+        if span in NOT_IN_THE_REPOSITORY or "://" in span:
+            continue
+        if command := COMMAND.match(span):  # `bench/storage.py --database-url …`: the script takes it
+            if not (ROOT / command[1]).is_file() or not all(
+                f'"{option}"' in (ROOT / command[1]).read_text() for option in OPTION.findall(command[2])
+            ):
+                broken.append(span)
+            continue
+        if test := TEST.match(span):  # `tests/x.py::test_name`
+            if not (ROOT / test[1]).is_file() or not defines(ROOT / test[1], test[2]):
+                broken.append(span)
+            continue
+        if " " in span:
             continue
         if (PATH.match(span) and "/" in span) or span.endswith(".py"):
             ok = path_exists(span, page)
@@ -278,9 +295,13 @@ def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(
         "The stream (`bot/sessions/stream.py`, `bot.sessions.stream.GameStream`), its `GameStream.publish`, "
-        "`bot/render/stats.py` (`PAGE_TEMPLATE`) and `CATCH_UP_PACE`, set by `GAME_TURN_TIMEOUT`.\n"
+        "`bot/render/stats.py` (`PAGE_TEMPLATE`) and `CATCH_UP_PACE`, set by `GAME_TURN_TIMEOUT`; "
+        "`boards.shown_version`, `words.clip`, `bench/storage.py --database-url x`, "
+        "`tests/test_doc_links.py::test_every_relative_link_resolves`.\n"
         "Gone: `bot/sessions/river.py`, `bot.sessions.stream.GameRiver`, `cogs.board.Boards.vanish`, "
-        "`GameStream.vanish`, `bot/render/components.py` (`PAGE_TEMPLATE`), `NO_SUCH_PACE`.\n"
+        "`GameStream.vanish`, `bot/render/components.py` (`PAGE_TEMPLATE`), `NO_SUCH_PACE`, "
+        "`bench/storage.py --no-such-option`, `tests/test_doc_links.py::test_gone`, "
+        "`boards.shown_versions`, `words.clipped`.\n"
         "```\n`bot/in/a/drawing.py`\n```\n"
     )
     assert broken_references(page) == [
@@ -289,6 +310,10 @@ def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
         "cogs.board.Boards.vanish",
         "GameStream.vanish",
         "NO_SUCH_PACE",
+        "bench/storage.py --no-such-option",
+        "tests/test_doc_links.py::test_gone",
+        "boards.shown_versions",
+        "words.clipped",
         "bot/render/components.py: PAGE_TEMPLATE",
     ]
 
@@ -298,12 +323,17 @@ def test_every_code_reference_exists(page: Path) -> None:
     assert not broken_references(page), f"{page.name}: {broken_references(page)}"
 
 
+def cited_contracts(page: Path) -> set[str]:
+    return set(CONTRACT.findall(page.read_text()))
+
+
 def test_the_contracts_the_architecture_cites_are_the_contracts_in_pyproject() -> None:
-    cited = set(CONTRACT.findall((ROOT / "docs" / "ARCHITECTURE.md").read_text()))
-    assert cited, "ARCHITECTURE.md cites its import contracts as: contract “<name in pyproject.toml>”"
-    assert cited == contract_names()
+    assert cited_contracts(ROOT / "docs" / "ARCHITECTURE.md") == contract_names()
 
 
-def test_a_renamed_contract_is_found() -> None:
-    assert "Storage knows rows, not sessions or the game" in contract_names()
-    assert "Storage knows rows" not in contract_names()
+def test_a_renamed_contract_is_found(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "Contract “Storage knows rows, not sessions or the game” and contract\n“Storage knows rows”.\n"
+    )
+    assert cited_contracts(page) - contract_names() == {"Storage knows rows"}
