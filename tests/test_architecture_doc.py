@@ -34,8 +34,8 @@ from bot.storage.schema import migrate
 ROOT = Path(__file__).parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CODE_FOLDERS = ("bot", "cogs", "scripts", "bench", "tests", "migrations")
-FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
-SPAN = re.compile(r"`([^`\n]+)`")
+FENCE = re.compile(r"^ *```.*?^ *```", re.MULTILINE | re.DOTALL)  # indented ones too (in lists)
+SPAN = re.compile(r"`((?:[^`\n]|\n(?! *\n))+)`")  # a code span may wrap onto the next line
 PATH = re.compile(r"^[\w.*-]*(/[\w.*-]+)*(\.(py|md|toml|ya?ml|ini|cfg|json|sql|po|pot)|/)$")
 DOTTED = re.compile(r"^(bot|cogs)(\.\w+)+$")
 # What follows a path and names what it defines: `a.py` (`A`, `B`  or  `a.py`: `A`, `b()`
@@ -57,11 +57,6 @@ NOT_IN_THE_REPOSITORY = {
     "bot/locales/it/LC_MESSAGES/farkle.po",  # the file adding a language creates
 }
 CONTRACT = re.compile(r"contract\s+“([^”]+)”", re.IGNORECASE)
-
-
-def code_spans(page: Path) -> list[str]:
-    """Backticked spans outside fenced blocks (the drawings)."""
-    return SPAN.findall(FENCE.sub("", page.read_text()))
 
 
 @cache
@@ -244,7 +239,7 @@ def defined_in_file(path: Path, symbol: str) -> bool:
 def broken_references(page: Path) -> list[str]:
     text = FENCE.sub("", page.read_text())
     broken = []
-    for span in SPAN.findall(text):
+    for span in (" ".join(found.split()) for found in SPAN.findall(text)):
         if span in NOT_IN_THE_REPOSITORY or "://" in span:
             continue
         if command := COMMAND.match(span):  # `bench/storage.py --database-url …`: the script takes it
@@ -302,7 +297,8 @@ def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
         "`GameStream.vanish`, `bot/render/components.py` (`PAGE_TEMPLATE`), `NO_SUCH_PACE`, "
         "`bench/storage.py --no-such-option`, `tests/test_doc_links.py::test_gone`, "
         "`boards.shown_versions`, `words.clipped`.\n"
-        "```\n`bot/in/a/drawing.py`\n```\n"
+        "A span wrapped `across(a,\nb)` keeps the pairs: `bot/sessions/pond.py`.\n"
+        "```\n`bot/in/a/drawing.py`\n```\n  ```\n  `bot/in/a/listed/drawing.py`\n  ```\n"
     )
     assert broken_references(page) == [
         "bot/sessions/river.py",
@@ -314,6 +310,7 @@ def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
         "tests/test_doc_links.py::test_gone",
         "boards.shown_versions",
         "words.clipped",
+        "bot/sessions/pond.py",
         "bot/render/components.py: PAGE_TEMPLATE",
     ]
 
