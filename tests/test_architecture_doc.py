@@ -3,8 +3,8 @@
 Every backticked reference that looks like code is checked against the source, read with `ast` (nothing
 is imported, so discord.py is not needed):
 - a path (`bot/sessions/stream.py`, `cogs/`, `render/config.py`) names a file or folder of the repository;
-  a script run with options (`bench/storage.py --database-url …`) exists and takes those options; a test
-  (`tests/x.py::test_name`) is defined in its file;
+  a script run with options (`bench/storage.py --database-url …`) exists and takes those options; a name
+  in a file (`tests/x.py::test_name`, `cogs/answers.py:edit_in_answer`) is defined there;
 - a dotted name from the bot's packages (`bot.render.components`, `cogs.delivery.board_scope`,
   `cogs.board.Boards.show`) names a module, then a name it defines, then a member of that class;
 - a symbol written right after a path (`bot/config.py` (`ConfigService`), `components.py`: `Rendered`)
@@ -44,7 +44,7 @@ DEFINED_IN = re.compile(
 )
 COMMAND = re.compile(r"^((?:bench|scripts)/[\w/]+\.py) (.*)$")
 OPTION = re.compile(r"(?<!\S)(--[a-z][\w-]*)")
-TEST = re.compile(r"^(tests/[\w/]+\.py)::(\w+)$")
+IN_FILE = re.compile(r"^([\w/]+\.py)::?(\w+)$")  # `tests/x.py::test_name`, `cogs/answers.py:edit_in_answer`
 COLUMN = re.compile(r"^(\w+)\.(\w+)$")  # `boards.shown_version`, when `boards` is a table
 DATA_FILE = re.compile(r"\.(sqlite3|png|json|pot?)$")
 CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
@@ -248,8 +248,8 @@ def broken_references(page: Path) -> list[str]:
             ):
                 broken.append(span)
             continue
-        if test := TEST.match(span):  # `tests/x.py::test_name`
-            if not (ROOT / test[1]).is_file() or not defines(ROOT / test[1], test[2]):
+        if named := IN_FILE.match(span):
+            if not (ROOT / named[1]).is_file() or not defines(ROOT / named[1], named[2]):
                 broken.append(span)
             continue
         if " " in span:
@@ -292,11 +292,11 @@ def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
         "The stream (`bot/sessions/stream.py`, `bot.sessions.stream.GameStream`), its `GameStream.publish`, "
         "`bot/render/stats.py` (`PAGE_TEMPLATE`) and `CATCH_UP_PACE`, set by `GAME_TURN_TIMEOUT`; "
         "`boards.shown_version`, `words.clip`, `bench/storage.py --database-url x`, "
-        "`tests/test_doc_links.py::test_every_relative_link_resolves`.\n"
+        "`tests/test_doc_links.py::test_every_relative_link_resolves`, `cogs/answers.py:edit_in_answer`.\n"
         "Gone: `bot/sessions/river.py`, `bot.sessions.stream.GameRiver`, `cogs.board.Boards.vanish`, "
         "`GameStream.vanish`, `bot/render/components.py` (`PAGE_TEMPLATE`), `NO_SUCH_PACE`, "
         "`bench/storage.py --no-such-option`, `tests/test_doc_links.py::test_gone`, "
-        "`boards.shown_versions`, `words.clipped`.\n"
+        "`boards.shown_versions`, `words.clipped`, `cogs/answers.py:edit_in_reply`.\n"
         "A span wrapped `across(a,\nb)` keeps the pairs: `bot/sessions/pond.py`.\n"
         "```\n`bot/in/a/drawing.py`\n```\n  ```\n  `bot/in/a/listed/drawing.py`\n  ```\n"
     )
@@ -310,6 +310,7 @@ def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
         "tests/test_doc_links.py::test_gone",
         "boards.shown_versions",
         "words.clipped",
+        "cogs/answers.py:edit_in_reply",
         "bot/sessions/pond.py",
         "bot/render/components.py: PAGE_TEMPLATE",
     ]
