@@ -9,8 +9,8 @@ import pytest
 import simcord
 
 from bot.client import FarkleBot
-from bot.config import SETTINGS
 from bot.engine import OPTIONS, Ruleset
+from bot.server_settings import SETTINGS
 from cogs.threads import NO_THREAD
 from tests.cogs.conftest import Table
 from tests.cogs.play import (
@@ -143,8 +143,9 @@ async def test_every_server_setting_is_settable_shown_and_used_by_the_next_game(
 
 
 def test_threads_language_and_live_odds_are_the_only_settings_tested_elsewhere() -> None:
-    """live_odds: tests/cogs/test_review.py; season, season_channel: tests/cogs/test_seasons.py."""
-    elsewhere = {"live_odds", "season", "season_channel"}
+    """live_odds: tests/cogs/test_review.py; season, season_channel: tests/cogs/test_seasons.py;
+    tournament_role: tests/cogs/test_tournaments.py."""
+    elsewhere = {"live_odds", "season", "season_channel", "tournament_role"}
     assert set(SETTINGS) - elsewhere == {"turn_timeout", "lobby_timeout", "hints", "threads", "language"}
 
 
