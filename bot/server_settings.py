@@ -5,12 +5,14 @@ about it comes from its declaration here: what the operator's `GAME_*` variable 
 (`bot.settings`), what `/farkle-config set` accepts and suggests (`bot.config`, `cogs.config`), the
 defaults games start with (`bot.sessions.session.TableSettings`), the `guild_config` column that keeps a
 server's choice (the setting's name; `bot.storage.config`) and the line `/farkle-config show` draws
-(`bot.render.config`). A new setting is one declaration here and a migration adding its column.
+(`bot.render.config`). A new setting is one declaration here, a migration adding its column and, for
+a server's own (not `on_table`), a field of `bot.config.GuildConfig` that its readers use.
 """
 
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -30,7 +32,7 @@ NOWHERE = "none"  # no channel or role
 
 
 @dataclass(frozen=True, kw_only=True)
-class ServerSetting(Generic[T]):
+class ServerSetting(ABC, Generic[T]):
     """One setting: how admins type it, what it means, and how its column keeps it."""
 
     name: str  # as admins type it, and the `guild_config` column that keeps it
@@ -45,9 +47,9 @@ class ServerSetting(Generic[T]):
         """The tail of "<name> takes <allowed>."."""
         return Listing(self.choices)
 
+    @abstractmethod
     def parse(self, raw: str) -> T:
         """The value an admin typed, or a `UserFacingError` saying what the setting takes."""
-        raise NotImplementedError
 
     def words(self, value: T) -> str:
         """A value as admins type it (the change log keeps these words)."""

@@ -100,7 +100,8 @@ class TournamentCommands(commands.Cog):
         if role is None:
             return tr.text("Only members with Manage Server can hold a tournament.")
         member = interaction.user
-        if isinstance(member, discord.Member) and member.get_role(role) is not None:
+        everyone = role == interaction.guild_id  # @everyone's id is the server's; no member lists it
+        if everyone or (isinstance(member, discord.Member) and member.get_role(role) is not None):
             return None
         return tr.text(
             "Only members with Manage Server or the {role} role can hold a tournament.", role=f"<@&{role}>"
