@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from bot.config import ConfigService, Editor
 from bot.engine import UserFacingError
 from bot.server_settings import SETTINGS, TURN_TIMEOUT, Choice, Mention, Seconds, ServerSetting, Switch
-from bot.sessions.session import TableSettings
+from bot.sessions.session import Snapshot, TableSettings
 from bot.settings import GameSettings
 from bot.storage import Database
 from bot.storage.config import SqlConfigStore
@@ -63,6 +63,8 @@ def test_defaults_come_from_the_declarations() -> None:
     assert operator == {name: s.default for name, s in SETTINGS.items() if s.operator} != {}
     table = {f.name: f.default for f in fields(TableSettings) if f.name in SETTINGS}
     assert table == {name: s.default for name, s in SETTINGS.items() if s.on_table} != {}
+    shown = {f.name: f.default for f in fields(Snapshot) if f.name in SETTINGS}
+    assert shown == {name: SETTINGS[name].default for name in shown} != {}
 
 
 def _not_the_default(setting: ServerSetting[object]) -> str:

@@ -118,9 +118,9 @@ class Snapshot:
     winners: tuple[int, ...] = ()
     placements: tuple[tuple[int, ...], ...] = ()
     end_reason: str | None = None
-    hints: bool = True
-    turn_timeout: int = 120
-    language: str | None = None  # the server's language setting when the game was created
+    hints: bool = HINTS.default
+    turn_timeout: int = TURN_TIMEOUT.default
+    language: str | None = LANGUAGE.default  # the server's language setting when the game was created
     chances: tuple[tuple[int, float], ...] = ()  # live odds: (user id, chance to win), with `live_odds` on
     numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
 
