@@ -26,6 +26,7 @@ from bot.memory import release_memory
 from bot.ratings import rate_game
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.seasons import SeasonKeeper
+from bot.server_settings import SETTINGS
 from bot.sessions.achievements import AchievementKeeper
 from bot.sessions.daily import DailyManager
 from bot.sessions.manager import SessionManager
@@ -221,7 +222,7 @@ class FarkleBot(commands.AutoShardedBot):
             policies=PolicyCache(SqlPolicyStore(self._db)),
             win_tables=self._win_tables,
         )
-        self._config = ConfigService(SqlConfigStore(self._db), self.settings.game, self.clock)
+        self._config = ConfigService(SqlConfigStore(self._db, SETTINGS), self.settings.game, self.clock)
         self._reviews = GameReviews(SqlReviewStore(self._db), self._sessions.events.publish)
         self._sessions.subscribe(self._reviews.on_event)  # before `restore`, which announces missed ends
         self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate, self._reviews)

@@ -10,19 +10,16 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.clock import Clock
 from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset, UserFacingError
-from bot.engine.messages import N_, Listing, Message, Param
-from bot.engine.rules import ON_OR_OFF
-from bot.engine.values import number, switch, typed
-from bot.periods import DEFAULT_SEASON, SEASON_LENGTHS, SeasonLength
+from bot.engine.messages import N_, Message, Param
+from bot.periods import SeasonLength
 from bot.render.config import DEFAULTS, DELETED, EVERYTHING, RULES, SAVED_RULESET
-from bot.render.language import LANGUAGES
 from bot.render.words import echo, typed_words
+from bot.server_settings import LANGUAGE, SETTINGS, ServerSetting, stored_values
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
 from bot.storage.config import AuditEntry, ConfigRow, SqlConfigStore
@@ -31,71 +28,6 @@ log = logging.getLogger(__name__)
 
 MAX_SAVED = 25  # what one autocomplete list can show
 _SAVED_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-
-
-@dataclass(frozen=True)
-class SettingSpec:
-    """A server setting that is not a rule of the game (timeouts, hints, threads, language, live odds)."""
-
-    name: str
-    description: str  # a message id, translated where it is shown
-    allowed: Param  # sentence tail: "<name> takes <allowed>."
-    choices: tuple[str, ...]  # offered by autocomplete; numbers may be any value in range
-    bounds: tuple[int, int] | None = (
-        None  # seconds in this range; None: one of `choices` (on/off, a language)
-    )
-
-
-AUTO = "auto"  # the language setting that follows the server's own locale
-LANGUAGE_CHOICES = (AUTO, *LANGUAGES)
-NOWHERE = "none"  # no channel: a season ends without a post
-_CHANNEL = re.compile(r"^(?:<#([0-9]{1,20})>|([0-9]{1,20}))$")
-
-SETTINGS: Mapping[str, SettingSpec] = {
-    spec.name: spec
-    for spec in (
-        SettingSpec(
-            "turn_timeout",
-            N_("Seconds a player has for a turn before it is played for them."),
-            Message("a number of seconds from {least} to {most}", least=15, most=3600),
-            ("30", "60", "90", "120", "180", "300", "600"),
-            (15, 3600),
-        ),
-        SettingSpec(
-            "lobby_timeout",
-            N_("Seconds a lobby waits for its host to start before it closes."),
-            Message("a number of seconds from {least} to {most}", least=30, most=86400),
-            ("120", "300", "600", "1800", "3600"),
-            (30, 86400),
-        ),
-        SettingSpec("hints", N_("Whether boards offer the 💡 Hint button."), ON_OR_OFF, ("on", "off")),
-        SettingSpec("threads", N_("Whether each new game opens its own thread."), ON_OR_OFF, ("on", "off")),
-        SettingSpec(
-            "live_odds",
-            N_("Whether two-player boards show both players' chances to win."),
-            ON_OR_OFF,
-            ("on", "off"),
-        ),
-        SettingSpec(
-            "language",
-            N_("The language of boards and results; auto follows the server's locale."),
-            Listing(LANGUAGE_CHOICES),
-            LANGUAGE_CHOICES,
-        ),
-        SettingSpec(
-            "season",
-            N_("How long a season lasts (leaderboards of the season, final standings when it ends)."),
-            Listing(SEASON_LENGTHS),
-            SEASON_LENGTHS,
-        ),
-        SettingSpec(
-            "season_channel",
-            N_("The channel where a season's final standings are posted when it ends; none: no post."),
-            Message("a channel (#name) or {none}", none=NOWHERE),
-            (NOWHERE,),
-        ),
-    )
-}
 
 
 def option_names() -> list[str]:
@@ -124,7 +56,7 @@ def option_allowed(name: str) -> Param:
     return spec.allowed if spec else ""
 
 
-def _spec(name: str) -> SettingSpec | OptionSpec | None:
+def _spec(name: str) -> ServerSetting[Any] | OptionSpec | None:
     field = _field(name)
     return SETTINGS.get(field) or OPTIONS.get(field)
 
@@ -139,11 +71,19 @@ class Editor:
 
 @dataclass(frozen=True)
 class GuildConfig:
+    """A server's rules and the value of each server setting: a game's knobs on `table`, the server's
+    own (`on_table=False` in `bot.server_settings`) as fields of their names."""
+
     ruleset: Ruleset
     table: TableSettings
     threads: bool
-    season: SeasonLength = DEFAULT_SEASON
-    season_channel: int | None = None
+    season: SeasonLength
+    season_channel: int | None
+    tournament_role: int | None
+
+    def value(self, name: str) -> Any:
+        """One server setting's value, by name."""
+        return getattr(self.table if SETTINGS[name].on_table else self, name)
 
 
 @dataclass(frozen=True)
@@ -163,13 +103,8 @@ def _field(name: str) -> str:
 
 def _describe(config: GuildConfig) -> str:
     """The whole configuration in the change log (stored text: the log keeps it as it was written)."""
-    table = config.table
-    return (
-        f"{config.ruleset.name} rules, turn {table.turn_timeout} s, lobby {table.lobby_timeout} s, "
-        f"hints {typed_words(table.hints)}, threads {typed_words(config.threads)}, "
-        f"language {table.language or AUTO}, live odds {typed_words(table.live_odds)}, "
-        f"season {config.season}, season channel {_setting_words('season_channel', config.season_channel)}"
-    )
+    settings = (f"{name} {setting.words(config.value(name))}" for name, setting in SETTINGS.items())
+    return ", ".join((f"{config.ruleset.name} rules", *settings))
 
 
 class ConfigService:
@@ -190,7 +125,8 @@ class ConfigService:
 
     async def language(self, guild_id: int) -> str | None:
         """The server's `language` setting alone (no rules parsed), for public messages outside games."""
-        return (await self._store.load(guild_id)).language
+        language: str | None = stored_values((await self._store.load(guild_id)).settings, {})[LANGUAGE.name]
+        return language
 
     async def named(self, guild_id: int) -> dict[str, Ruleset]:
         """The server's saved rulesets by name (one that no longer validates is left out and logged)."""
@@ -235,9 +171,10 @@ class ConfigService:
             row = await self._store.load(guild_id)
             config = self._config(row)
             if field in SETTINGS:
-                old, value = self._setting(config, field), _parse_setting(SETTINGS[field], raw)
-                changes: dict[str, Any] = {field: value}
-                updated = replace(row, **changes)
+                setting = SETTINGS[field]
+                old, value = config.value(field), setting.parse(raw)  # refused: the admin's answer
+                before_words, after_words = setting.words(old), setting.words(value)
+                updated = replace(row, settings={**row.settings, field: setting.to_column(value)})
             else:
                 before = config.ruleset
                 after = before.with_option(option, raw)  # a RulesError is the admin's answer
@@ -245,7 +182,7 @@ class ConfigService:
                 if after.name == before.name and before.name != "custom":
                     after = after.model_copy(update={"name": "custom"})  # no longer the saved one
                 updated = replace(row, rules=after.model_dump_json())
-            before_words, after_words = _setting_words(field, old), _setting_words(field, value)
+                before_words, after_words = typed_words(old), typed_words(value)
             if old == value:
                 return Change(field, before_words, after_words, config, changed=False)
             return await self._save(guild_id, editor, updated, field, before_words, after_words)
@@ -346,27 +283,14 @@ class ConfigService:
         return self._locks.setdefault(guild_id, asyncio.Lock())
 
     def _config(self, row: ConfigRow) -> GuildConfig:
-        defaults = self._defaults
         ruleset = self._parse(row.rules) if row.rules is not None else None
+        values = stored_values(row.settings, self._defaults.server_defaults())
+        table = {name: value for name, value in values.items() if SETTINGS[name].on_table}
         return GuildConfig(
-            ruleset=ruleset or Ruleset.preset(defaults.default_rules),
-            table=TableSettings(
-                turn_timeout=row.turn_timeout if row.turn_timeout is not None else defaults.turn_timeout,
-                lobby_timeout=row.lobby_timeout if row.lobby_timeout is not None else defaults.lobby_timeout,
-                max_players=defaults.max_players,
-                hints=row.hints if row.hints is not None else True,
-                language=row.language,
-                live_odds=row.live_odds if row.live_odds is not None else True,
-            ),
-            threads=bool(row.threads),
-            season=next((length for length in SEASON_LENGTHS if length == row.season), DEFAULT_SEASON),
-            season_channel=row.season_channel,
+            ruleset=ruleset or Ruleset.preset(self._defaults.default_rules),
+            table=TableSettings(max_players=self._defaults.max_players, **table),
+            **{name: value for name, value in values.items() if name not in table},
         )
-
-    @staticmethod
-    def _setting(config: GuildConfig, field: str) -> Any:
-        on_config = field in ("threads", "season", "season_channel")
-        return getattr(config, field) if on_config else getattr(config.table, field)
 
     @staticmethod
     def _parse(text: str) -> Ruleset | None:
@@ -376,47 +300,3 @@ class ConfigService:
         except (RulesError, ValueError):
             log.warning("Ignoring a stored ruleset that no longer validates: %s", text)
             return None
-
-
-def _setting_words(field: str, value: object) -> str:
-    """A value as admins type it: on/off, numbers, a language code or auto."""
-    if field == "language":
-        return str(value or AUTO)
-    if field == "season_channel":
-        return f"<#{value}>" if value else NOWHERE
-    if field == "season":
-        return str(value)
-    return typed_words(value)
-
-
-def _parse_setting(spec: SettingSpec, raw: str) -> int | bool | str | None:
-    """The typed value as stored: seconds, on/off, a language code (None for auto), a season's length or
-    a channel id (None for none)."""
-    refused = UserFacingError(Message("{option} takes {allowed}.", option=spec.name, allowed=spec.allowed))
-    if spec.choices == LANGUAGE_CHOICES:
-        code = next((c for c in LANGUAGE_CHOICES if c.lower() == typed(raw)), None)
-        if code is None:
-            raise refused
-        return None if code == AUTO else code
-    if spec.choices == SEASON_LENGTHS:
-        length = next((length for length in SEASON_LENGTHS if length == typed(raw)), None)
-        if length is None:
-            raise refused
-        return length
-    if spec.name == "season_channel":
-        channel = _CHANNEL.match(raw.strip())
-        if typed(raw) == NOWHERE:
-            return None
-        if channel is None:
-            raise refused
-        return int(channel[1] or channel[2])
-    if spec.bounds is None:
-        on = switch(raw)
-        if on is None:
-            raise refused
-        return on
-    value = number(raw.strip().lower().removesuffix("seconds"), unit="s")
-    low, high = spec.bounds
-    if value is None or not low <= value <= high:
-        raise refused
-    return value

@@ -6,11 +6,12 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.database_url import DatabaseUrl
 from bot.engine import PRESET_NAMES
+from bot.server_settings import LOBBY_TIMEOUT, SETTINGS, TURN_TIMEOUT, Seconds
 
 # Three base64url parts separated by dots: the shape of every Discord bot token.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -19,7 +20,8 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
 class GameSettings(BaseSettings):
-    """Gameplay defaults a server admin can later override per server (`GAME_` prefix)."""
+    """Gameplay defaults a server admin can later override per server (`GAME_` prefix); a server
+    setting's default and bounds are its declaration's (`bot.server_settings`)."""
 
     # An empty value (`GAME_TURN_TIMEOUT=` in a copied template) means "not set", as for every setting.
     model_config = SettingsConfigDict(
@@ -27,8 +29,8 @@ class GameSettings(BaseSettings):
     )
 
     default_rules: str = "classic"
-    turn_timeout: int = Field(default=120, ge=15, le=3600)
-    lobby_timeout: int = Field(default=600, ge=30, le=86400)
+    turn_timeout: int = TURN_TIMEOUT.default
+    lobby_timeout: int = LOBBY_TIMEOUT.default
     max_players: int = Field(default=8, ge=2, le=8)
     computer_pause: float = Field(default=1.0, ge=0, le=10)
     min_games_win_rate: int = Field(default=5, ge=1, le=1000)
@@ -40,6 +42,20 @@ class GameSettings(BaseSettings):
         if value not in PRESET_NAMES:
             raise ValueError(f"“{value}” is not a preset; choose one of {', '.join(PRESET_NAMES)}")
         return value
+
+    @field_validator("*")
+    @classmethod
+    def _a_server_settings_bounds(cls, value: object, info: ValidationInfo) -> object:
+        """What `/farkle-config set` would refuse is refused at start-up too: the same declaration."""
+        setting = SETTINGS.get(info.field_name or "")
+        if isinstance(setting, Seconds) and isinstance(value, int) and not setting.within(value):
+            least, most = setting.bounds
+            raise ValueError(f"a number of seconds from {least} to {most}")
+        return value
+
+    def server_defaults(self) -> dict[str, object]:
+        """What a server that never chose starts with, for the settings the operator may set."""
+        return {name: getattr(self, name) for name, setting in SETTINGS.items() if setting.operator}
 
 
 class Settings(BaseSettings):

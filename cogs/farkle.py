@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -177,7 +177,18 @@ class Farkle(
 
     @app_commands.command(description=locale_str("How to play Farkle with this bot"))
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(for_member(interaction)), ephemeral=True)
+        embed = help_embed(for_member(interaction), command_descriptions(self.bot.tree))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def command_descriptions(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
+    """Every slash command's description (the message id it was declared with) by its full name, for the
+    help card: a command's description is written once, on the command."""
+    return {
+        command.qualified_name: command.description
+        for command in tree.walk_commands()
+        if isinstance(command, app_commands.Command)
+    }
 
 
 async def setup(bot: FarkleBot) -> None:

@@ -90,6 +90,23 @@ class TournamentCommands(commands.Cog):
         """Manage Server runs any tournament of the server; a host runs their own."""
         return interaction.permissions.manage_guild
 
+    async def _may_not_hold(self, interaction: discord.Interaction, tr: Translator) -> str | None:
+        """Why the member may not hold a tournament (None: they may): they need Manage Server or the
+        role the server set (`/farkle-config set tournament_role`)."""
+        assert interaction.guild_id is not None
+        if self._manager(interaction):
+            return None
+        role = (await self.bot.config.get(interaction.guild_id)).tournament_role
+        if role is None:
+            return tr.text("Only members with Manage Server can hold a tournament.")
+        member = interaction.user
+        everyone = role == interaction.guild_id  # @everyone's id is the server's; no member lists it
+        if everyone or (isinstance(member, discord.Member) and member.get_role(role) is not None):
+            return None
+        return tr.text(
+            "Only members with Manage Server or the {role} role can hold a tournament.", role=f"<@&{role}>"
+        )
+
     async def _tournament_answer(self, interaction: discord.Interaction, answer: Answer, done: str) -> None:
         tr = for_member(interaction)
         await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
@@ -132,10 +149,9 @@ class TournamentCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         tr = for_member(interaction)
-        if not self._manager(interaction):
-            await reply_ephemeral(
-                interaction, tr.text("Only members with Manage Server can hold a tournament.")
-            )
+        refusal = await self._may_not_hold(interaction, tr)
+        if refusal:
+            await reply_ephemeral(interaction, refusal)
             return
         scope = board_scope(interaction)
         ruleset = (

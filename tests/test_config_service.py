@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from bot.config import SETTINGS, ConfigService, Editor, option_choices, option_names
+from bot.config import ConfigService, Editor, option_choices, option_names
 from bot.engine import OPTIONS, PRESET_NAMES, Ruleset, UserFacingError
+from bot.server_settings import SETTINGS
 from bot.settings import GameSettings
 from bot.storage import Database
 from bot.storage.config import AuditEntry, ConfigRow, SqlConfigStore
@@ -29,7 +30,7 @@ class FixedClock:
 
 @pytest.fixture
 def store(database: Database) -> SqlConfigStore:
-    return SqlConfigStore(database)
+    return SqlConfigStore(database, SETTINGS)
 
 
 @pytest.fixture
@@ -148,8 +149,8 @@ async def test_reset_restores_defaults_and_keeps_saved_rulesets(service: ConfigS
     await service.save_named(GUILD, ANA, "pig")
     change = await service.reset(GUILD, ANA)
     assert change.old == (
-        "pig rules, turn 300 s, lobby 600 s, hints on, threads off, language auto, live odds on, "
-        "season month, season channel none"
+        "pig rules, turn_timeout 300, lobby_timeout 600, hints on, threads off, language auto, "
+        "live_odds on, season month, season_channel none, tournament_role none"
     )
     config = await service.get(GUILD)
     assert config.ruleset is Ruleset.preset("box") and config.table.turn_timeout == 90

@@ -50,7 +50,7 @@ def test_without_a_token_the_line_points_to_make_play(tmp_path: Path) -> None:
     ("variable", "value", "says"),
     [
         ("GAME_TURN_TIMEOUT", "soon", "valid integer"),
-        ("GAME_TURN_TIMEOUT", "5", "greater than or equal to 15"),
+        ("GAME_TURN_TIMEOUT", "5", "a number of seconds from 15 to 3600"),
         ("LOG_LEVEL", "loud", "'DEBUG', 'INFO', 'WARNING', 'ERROR' or 'CRITICAL'"),
         ("GAME_DEFAULT_RULES", "nonsense", "classic, box, doubling, last-loses, family"),
         ("DEV_GUILD_ID", "abc", "valid integer"),

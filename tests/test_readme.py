@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import SETTINGS
 from bot.engine import OPTIONS
+from bot.server_settings import SETTINGS
 from cogs.config import Config
 
 ROOT = Path(__file__).parents[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 
@@ -13,8 +13,8 @@ from bot.engine.messages import N_
 from bot.render.components import GOLD
 from bot.render.help import rules_embed
 from bot.render.language import Translator
-from bot.render.words import capped_name, rules_name, typed_words
-from bot.sessions.session import TableSettings
+from bot.render.words import capped_name, rules_name
+from bot.server_settings import SETTINGS, Seconds
 
 # The change log's own words, written by the config service and translated when shown. Every other
 # value in the log (option names, typed values, ruleset names) is shown as the admin typed it.
@@ -32,14 +32,7 @@ class ConfigShown(Protocol):
 
     @property
     def ruleset(self) -> Ruleset: ...
-    @property
-    def table(self) -> TableSettings: ...
-    @property
-    def threads(self) -> bool: ...
-    @property
-    def season(self) -> str: ...
-    @property
-    def season_channel(self) -> int | None: ...
+    def value(self, name: str) -> Any: ...  # a server setting's, by name
 
 
 class ChangeShown(Protocol):
@@ -73,21 +66,9 @@ def config_embed(config: ConfigShown, saved: list[str], tr: Translator) -> disco
     embed = rules_embed(
         rules, tr, title=tr.text("This server's rules: {rules}", rules=rules_name(rules.name, tr))
     )
-    table = config.table
     embed.add_field(
         name=tr.text("Server settings"),
-        value="\n".join(
-            (
-                f"• turn_timeout: {tr.number(table.turn_timeout)} s",
-                f"• lobby_timeout: {tr.number(table.lobby_timeout)} s",
-                f"• hints: {typed_words(table.hints)}",
-                f"• threads: {typed_words(config.threads)}",
-                f"• language: {table.language or 'auto'}",
-                f"• live_odds: {typed_words(table.live_odds)}",
-                f"• season: {config.season}",
-                f"• season_channel: {f'<#{config.season_channel}>' if config.season_channel else 'none'}",
-            )
-        ),
+        value="\n".join(f"• {name}: {_setting(config, name, tr)}" for name in SETTINGS),
         inline=False,
     )
     embed.add_field(
@@ -95,6 +76,12 @@ def config_embed(config: ConfigShown, saved: list[str], tr: Translator) -> disco
     )
     embed.set_footer(text=tr.text("/farkle-config set <option> <value> changes one; /farkle-config history"))
     return embed
+
+
+def _setting(config: ConfigShown, name: str, tr: Translator) -> str:
+    """As admins type it, but seconds as the reader writes numbers."""
+    setting, value = SETTINGS[name], config.value(name)
+    return f"{tr.number(value)} s" if isinstance(setting, Seconds) else setting.words(value)
 
 
 def change_embed(change: ChangeAnswer, tr: Translator) -> discord.Embed:

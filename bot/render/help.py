@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import discord
 
 from bot.engine import Ruleset
@@ -15,59 +17,60 @@ from bot.render.words import TITLE_LIMIT, clip
 from bot.sessions.outcome import Hint
 from bot.sessions.session import Snapshot
 
-# Every command, by group, with the description its slash command carries (one catalogue entry each).
-COMMANDS = (
+# Where each slash command sits on the help card, in order. What it says of a command is that command's
+# own description (a message id), read from the command tree: written once, where the command is.
+SECTIONS = (
     (
         N_("Play"),
         (
-            ("/farkle new", N_("Open a Farkle lobby in this channel")),
-            ("/farkle join", N_("Join the lobby in this channel")),
-            ("/farkle leave", N_("Leave the lobby or the game in this channel")),
-            ("/farkle start", N_("Start the game (host only)")),
-            ("/farkle end", N_("End the lobby or game in this channel (host or Manage Messages)")),
-            ("/farkle board", N_("Post the game board again at the bottom of the channel")),
-            ("/farkle watch", N_("Follow a game of this server here: its board, read-only")),
-            ("/farkle rules", N_("The rules of this channel's game, in plain words")),
-            ("/farkle help", N_("How to play Farkle with this bot")),
+            "farkle new",
+            "farkle join",
+            "farkle leave",
+            "farkle start",
+            "farkle end",
+            "farkle board",
+            "farkle watch",
+            "farkle rules",
+            "farkle help",
         ),
     ),
     (
         N_("Statistics"),
         (
-            ("/farkle leaderboard", N_("This server's best Farkle players")),
-            ("/farkle stats", N_("A member's Farkle numbers in this server")),
-            ("/farkle history", N_("The last finished games in this channel or server")),
-            ("/farkle replay", N_("A finished game, move by move")),
-            ("/farkle review", N_("How well each player of a finished game played")),
-            ("/farkle daily", N_("Play today's daily challenge: the same dice for everyone")),
-            ("/farkle daily-standings", N_("The best daily scores today or this week")),
-            ("/farkle forget-me", N_("Delete your Farkle statistics and your name in past games")),
-            ("/farkle reset-leaderboard", N_("Reset this server's leaderboard (Manage Server)")),
+            "farkle leaderboard",
+            "farkle stats",
+            "farkle history",
+            "farkle replay",
+            "farkle review",
+            "farkle daily",
+            "farkle daily-standings",
+            "farkle forget-me",
+            "farkle reset-leaderboard",
         ),
     ),
     (
         N_("Tournaments"),
         (
-            ("/farkle tournament new", N_("Open sign-up for a tournament in this channel")),
-            ("/farkle tournament start", N_("Close sign-up and start this channel's tournament")),
-            ("/farkle tournament list", N_("This server's tournaments, running and past")),
-            ("/farkle tournament show", N_("A tournament's card: its bracket or standings")),
-            ("/farkle tournament cancel", N_("Cancel a tournament (its host or Manage Server)")),
-            ("/farkle tournament advance", N_("Decide a stuck match for one of its players")),
-            ("/farkle tournament disqualify", N_("Remove a player from a running tournament")),
+            "farkle tournament new",
+            "farkle tournament start",
+            "farkle tournament list",
+            "farkle tournament show",
+            "farkle tournament cancel",
+            "farkle tournament advance",
+            "farkle tournament disqualify",
         ),
     ),
     (
         N_("Server settings"),
         (
-            ("/farkle-config show", N_("This server's Farkle rules and settings")),
-            ("/farkle-config preset", N_("Start from one of the preset rulesets")),
-            ("/farkle-config set", N_("Change one rule or server setting")),
-            ("/farkle-config reset", N_("Put every rule and setting back to the bot's defaults")),
-            ("/farkle-config save", N_("Keep the current rules under a name, for /farkle new rules:")),
-            ("/farkle-config delete", N_("Forget a saved ruleset")),
-            ("/farkle-config default", N_("Make a preset or saved ruleset this server's rules")),
-            ("/farkle-config history", N_("Who changed which setting, and when")),
+            "farkle-config show",
+            "farkle-config preset",
+            "farkle-config set",
+            "farkle-config reset",
+            "farkle-config save",
+            "farkle-config delete",
+            "farkle-config default",
+            "farkle-config history",
         ),
     ),
 )
@@ -84,7 +87,8 @@ def rules_embed(rules: Ruleset, tr: Translator, *, title: str) -> discord.Embed:
     return embed
 
 
-def help_embed(tr: Translator) -> discord.Embed:
+def help_embed(tr: Translator, descriptions: Mapping[str, str]) -> discord.Embed:
+    """`descriptions`: each slash command's description (a message id) by its full name, from the tree."""
     embed = discord.Embed(title=tr.text("How to play Farkle"), colour=GOLD)
     embed.description = tr.text(
         "Roll six dice and set aside scoring dice: 1s, 5s, three of a kind and the combinations in "
@@ -92,9 +96,9 @@ def help_embed(tr: Translator) -> discord.Embed:
         "nothing that scores is a **Farkle**: the turn scores nothing. Score with all six dice and you "
         "have **hot dice**: roll all six again. Reach the target, then everyone gets one last turn."
     )
-    for group, commands in COMMANDS:
-        lines = [f"`{name}` {tr.term(description)}" for name, description in commands]
-        embed.add_field(name=tr.term(group), value="\n".join(lines), inline=False)
+    for section, names in SECTIONS:
+        lines = [f"`/{name}` {tr.term(descriptions[name])}" for name in names if name in descriptions]
+        embed.add_field(name=tr.term(section), value="\n".join(lines), inline=False)
     embed.add_field(
         name=tr.text("On your turn"),
         value=tr.text(

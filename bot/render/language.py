@@ -12,9 +12,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
 from bot.engine.messages import AND, OR, Listing, Message, Param
+from bot.server_settings import LANGUAGES as LANGUAGES  # declared with the language setting
 
-# The languages the bot speaks: the server setting's codes (Discord's names) → Babel's locale ids.
-LANGUAGES: dict[str, str] = {"en": "en", "de": "de", "fr": "fr", "es": "es", "pt-BR": "pt_BR"}
 SOURCE_LANGUAGE = "en"
 
 

@@ -18,6 +18,7 @@ from bot.engine.events import event_from_row, event_row
 from bot.engine.review import live_chances
 from bot.engine.winprob import tables_for
 from bot.records import SessionRow, StoredSession
+from bot.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, TURN_TIMEOUT
 from bot.sessions.banking import bank_all
 from bot.sessions.numbers import PlayerNumbers, numbers_of
 
@@ -44,14 +45,16 @@ def engine_teams(rules: Ruleset, teams: Sequence[int | None]) -> list[int] | Non
 
 @dataclass(frozen=True)
 class TableSettings:
-    """The per-server knobs a game is created with; a running game keeps the ones it started with."""
+    """The per-server knobs a game is created with; a running game keeps the ones it started with.
+    Every field but `max_players` (the operator's alone) is a server setting, declared in
+    `bot.server_settings` with `on_table`."""
 
-    turn_timeout: int = 120
-    lobby_timeout: int = 600
+    turn_timeout: int = TURN_TIMEOUT.default
+    lobby_timeout: int = LOBBY_TIMEOUT.default
     max_players: int = 8
-    hints: bool = True
-    language: str | None = None  # boards and results: a `LANGUAGES` code, None follows the server's locale
-    live_odds: bool = True  # two-player boards show both chances to win (docs/REVIEW.md: why on)
+    hints: bool = HINTS.default
+    language: str | None = LANGUAGE.default  # a `LANGUAGES` code; None follows the server's locale
+    live_odds: bool = LIVE_ODDS.default  # two-player boards show both chances to win
 
 
 @lru_cache(maxsize=256)
@@ -115,9 +118,9 @@ class Snapshot:
     winners: tuple[int, ...] = ()
     placements: tuple[tuple[int, ...], ...] = ()
     end_reason: str | None = None
-    hints: bool = True
-    turn_timeout: int = 120
-    language: str | None = None  # the server's language setting when the game was created
+    hints: bool = HINTS.default
+    turn_timeout: int = TURN_TIMEOUT.default
+    language: str | None = LANGUAGE.default  # the server's language setting when the game was created
     chances: tuple[tuple[int, float], ...] = ()  # live odds: (user id, chance to win), with `live_odds` on
     numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
 

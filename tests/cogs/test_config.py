@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import discord
 import pytest
 import simcord
 
 from bot.client import FarkleBot
-from bot.config import SETTINGS
 from bot.engine import OPTIONS, Ruleset
+from bot.server_settings import SETTINGS
 from cogs.threads import NO_THREAD
 from tests.cogs.conftest import Table
 from tests.cogs.play import (
@@ -143,8 +144,9 @@ async def test_every_server_setting_is_settable_shown_and_used_by_the_next_game(
 
 
 def test_threads_language_and_live_odds_are_the_only_settings_tested_elsewhere() -> None:
-    """live_odds: tests/cogs/test_review.py; season, season_channel: tests/cogs/test_seasons.py."""
-    elsewhere = {"live_odds", "season", "season_channel"}
+    """live_odds: tests/cogs/test_review.py; season, season_channel: tests/cogs/test_seasons.py;
+    tournament_role: tests/cogs/test_tournaments.py."""
+    elsewhere = {"live_odds", "season", "season_channel", "tournament_role"}
     assert set(SETTINGS) - elsewhere == {"turn_timeout", "lobby_timeout", "hints", "threads", "language"}
 
 
@@ -177,6 +179,19 @@ async def test_option_and_value_autocomplete(table: Table, admin: simcord.Member
     assert [c["value"] for c in values] == ["off", "300", "500", "600", "750", "1000", "1500"]
     typed = await admin.autocomplete(table.channel, "farkle-config set", "value", "7000", option="target")
     assert typed == [{"name": "7000 (a multiple of 500 from 1,000 to 100,000)", "value": "7000"}]
+
+
+async def test_a_settings_declaration_is_what_farkle_config_accepts_and_suggests(
+    table: Table, admin: simcord.MemberActor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    narrow = replace(SETTINGS["turn_timeout"], bounds=(20, 40), choices=("20", "40"))
+    monkeypatch.setitem(SETTINGS, "turn_timeout", narrow)
+    result = await admin.slash(table.channel, "farkle-config set", option="turn_timeout", value="15")
+    assert result.response is not None
+    assert result.response.content == "turn_timeout takes a number of seconds from 20 to 40."
+    values = await admin.autocomplete(table.channel, "farkle-config set", "value", "", option="turn_timeout")
+    assert [c["value"] for c in values] == ["20", "40"]
+    await configure(admin, table.channel, "turn_timeout", "40")
 
 
 async def test_a_running_game_keeps_its_rules(table: Table, admin: simcord.MemberActor) -> None:

@@ -309,3 +309,32 @@ async def test_five_player_swiss_of_three_rounds_with_a_computer_stand_in(
     assert "Swiss: the results" in podium and "Computer stand-in" not in podium
     assert "Ties broken by Buchholz, Sonneborn-Berger, matches won, seed." in podium
     assert dice.unused == 0 and table.env.errors == []
+
+
+async def test_a_role_the_server_sets_may_hold_tournaments_besides_manage_server(
+    table: Table, admin: simcord.MemberActor
+) -> None:
+    hosts = table.guild.create_role("Hosts")
+    host = table.guild.add_member(table.env.create_user("hana"), roles=[hosts])
+    refused = "Only members with Manage Server can hold a tournament."
+    assert await refusal(host, table.channel, name="Early") == refused, "no role set yet"
+    set_role = await admin.slash(
+        table.channel, "farkle-config set", option="tournament_role", value=hosts.mention
+    )
+    assert set_role.response is not None and set_role.response.embeds[0].title == "✅ Saved"
+    shown = await admin.slash(table.channel, "farkle-config show")
+    assert shown.response is not None
+    listing = next(f.value for f in shown.response.embeds[0].fields if f.name == "Server settings")
+    assert f"• tournament_role: <@&{hosts.id}>" in (listing or "")
+
+    assert await refusal(table.ana, table.channel, name="Mine") == (
+        f"Only members with Manage Server or the <@&{hosts.id}> role can hold a tournament."
+    )
+    assert table.channel.history() == [], "the refusal changed nothing"
+    await host.slash(table.channel, "farkle tournament new", name="Hosted Cup")
+    assert "Hosted Cup" in card_text(table.channel)
+    elsewhere = table.guild.create_text_channel("more-games")
+    await admin.slash(elsewhere, "farkle tournament new", name="Admins' Cup")
+    assert "Admins' Cup" in card_text(elsewhere), "Manage Server still holds one"
+    running = {v.name for v in table.env.bot.tournaments.running_in(table.guild.id)}
+    assert running == {"Hosted Cup", "Admins' Cup"} and table.env.errors == []

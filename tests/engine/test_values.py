@@ -2,9 +2,9 @@
 
 import pytest
 
-from bot.config import SETTINGS, _parse_setting
 from bot.engine import Ruleset, UserFacingError
 from bot.engine.values import OFF_WORDS, ON_WORDS, number, switch
+from bot.server_settings import SETTINGS
 
 
 @pytest.mark.parametrize("word", sorted(ON_WORDS | OFF_WORDS))
@@ -12,7 +12,7 @@ def test_every_switch_word_means_the_same_for_a_rule_flag_and_a_server_setting(w
     expected = word in ON_WORDS
     rules = Ruleset.preset("classic").with_option("six_ones_instant_win", f"  {word.upper()} ")
     assert rules.six_ones_instant_win is expected
-    assert _parse_setting(SETTINGS["hints"], word) is expected
+    assert SETTINGS["hints"].parse(word) is expected
 
 
 @pytest.mark.parametrize("word", sorted(OFF_WORDS))
@@ -32,7 +32,7 @@ def test_numbers_as_people_write_them() -> None:
 
 def test_a_server_timeout_reads_units_and_refuses_out_of_range() -> None:
     spec = SETTINGS["turn_timeout"]
-    assert [_parse_setting(spec, t) for t in ("90", "90s", "90 seconds", "1,000")] == [90, 90, 90, 1000]
+    assert [spec.parse(t) for t in ("90", "90s", "90 seconds", "1,000")] == [90, 90, 90, 1000]
     for bad in ("on", "10", "lots"):
         with pytest.raises(UserFacingError, match="turn_timeout takes"):
-            _parse_setting(spec, bad)
+            spec.parse(bad)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import discord
 import pytest
+import simcord
 
 from bot.engine import Game, Ruleset, ScriptedDice
 from bot.engine.review import Decision, GameReview, Move, PlayerReview
@@ -31,6 +32,7 @@ from bot.render.table import render
 from bot.sessions.daily_attempt import DailyAttempt
 from bot.sessions.outcome import Hint
 from bot.sessions.session import Seat, Session
+from cogs.farkle import command_descriptions
 
 TRANSLATED = [code for code in LANGUAGES if code != SOURCE_LANGUAGE]
 # What an English board says that a translated one must say in its own words.
@@ -101,7 +103,15 @@ def play(table: Session, *rolls: tuple[int, ...]) -> Game:
     return table.game
 
 
-def every_drawing(tr: Translator) -> Iterator[object]:
+@pytest.fixture
+def descriptions(env: simcord.Env) -> dict[str, str]:
+    """What the help card says of each slash command: its description, from the bot's command tree."""
+    found = command_descriptions(env.bot.tree)
+    assert "farkle new" in found and "farkle-config set" in found
+    return found
+
+
+def every_drawing(tr: Translator, descriptions: dict[str, str]) -> Iterator[object]:
     """Lobby, each phase of a turn, a Farkle, hot dice, a timeout, the results, review, history, replay,
     rules, help, hint and the daily board."""
     table = session()
@@ -142,7 +152,7 @@ def every_drawing(tr: Translator) -> Iterator[object]:
     yield from replay_lines(game, names, tr)
     yield from replay_card("abc123", [["—"], ["—"]], 0, tr)
     yield rules_embed(Ruleset.preset("box"), tr, title="—")
-    yield help_embed(tr)
+    yield help_embed(tr, descriptions)
     attempt = DailyAttempt(
         user_id=10, name="Alex", guild_id=1, day=20000, score=300, turn_number=2, rolls=1,
         roll=(1, 5, 2, 3, 3, 4), selected=(0,), turn_total=0, dice_left=6, ends=("banked",),
@@ -152,9 +162,9 @@ def every_drawing(tr: Translator) -> Iterator[object]:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_every_state_in_every_language_is_translated(language: str) -> None:
+def test_every_state_in_every_language_is_translated(language: str, descriptions: dict[str, str]) -> None:
     tr, catalogue = watched(language)
-    shown = spaced(every_drawing(tr))
+    shown = spaced(every_drawing(tr, descriptions))
     assert not catalogue.missed, f"no {language} translation for: {sorted(catalogue.missed)}"
     english = [word for word in ENGLISH if word in shown]
     assert not english, f"English on a {language} drawing: {english}\n{shown}"
@@ -164,10 +174,10 @@ def test_every_state_in_every_language_is_translated(language: str) -> None:
         assert "de Alex" not in shown and "À Alex de jouer" in shown, "no 'de' before a vowel (d’Alex)"
 
 
-def test_the_scan_sees_english() -> None:
+def test_the_scan_sees_english(descriptions: dict[str, str]) -> None:
     """The same scan over the English drawings finds the words it looks for (so it can fail)."""
     tr, catalogue = watched("de")
-    shown = spaced(every_drawing(translator("en")))
+    shown = spaced(every_drawing(translator("en"), descriptions))
     assert {"Set aside", "Bank all", "Hot dice", "(master)", "best turn", "farkled"} <= {
         w for w in ENGLISH if w in shown
     }

@@ -15,6 +15,7 @@ from sqlalchemy import text
 from bot.config import ConfigService, Editor
 from bot.database_url import DatabaseUrl
 from bot.records import METRICS, Period
+from bot.server_settings import SETTINGS
 from bot.settings import GameSettings
 from bot.storage import Database, open_database
 from bot.storage.config import SqlConfigStore
@@ -61,7 +62,7 @@ async def with_history(path: Path) -> Database:
         ),
         synthetic("g3", player(CY, won=True, points=2_000), player(DEE, points=2_000)),
     )
-    config = ConfigService(SqlConfigStore(db), GameSettings(_env_file=None), Clock())
+    config = ConfigService(SqlConfigStore(db, SETTINGS), GameSettings(_env_file=None), Clock())
     await config.set_option(GUILD, Editor(ANA, "ana"), "target", "5000")
     await config.save_named(GUILD, Editor(ANA, "ana"), "quick")
     await SqlWinTableStore(db).save("classic", bytes(range(256)) * 4)
@@ -97,7 +98,7 @@ async def test_a_copy_reads_the_same_leaderboards_on_postgresql(ends: tuple[Data
     blob = text("SELECT tables FROM win_tables")
     assert await target.read(lambda c: c.execute(blob).scalar()) == bytes(range(256)) * 4
     # The change log numbers on after the copied entries.
-    service = ConfigService(SqlConfigStore(target), GameSettings(_env_file=None), Clock())
+    service = ConfigService(SqlConfigStore(target, SETTINGS), GameSettings(_env_file=None), Clock())
     await service.set_option(GUILD, Editor(BEN, "ben"), "target", "6000")
     assert [entry.new for entry in await service.history(GUILD)][:2] == ["6000", "quick"]
 
