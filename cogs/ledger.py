@@ -124,7 +124,9 @@ class Ledger:
             row = await self._store.card(tournament_id)
             if row is None:
                 return None
-            self._cards[tournament_id] = View(tournament_id, row.channel_id, "card", row.route, row.message_id)
+            self._cards[tournament_id] = View(
+                tournament_id, row.channel_id, "card", row.route, row.message_id
+            )
         return self._cards[tournament_id]
 
     async def forget(self, view: View) -> None:

@@ -159,9 +159,7 @@ class Tournaments:
     async def reconcile(self) -> None:
         """After the games are restored: count the running matches' games that ended while their
         result was never counted (its write failed, or the process died first), by game id, once."""
-        playing = [
-            live.game_id for t in self._running.values() for live in t.live.values() if live.game_id
-        ]
+        playing = [live.game_id for t in self._running.values() for live in t.live.values() if live.game_id]
         for record in await self._store.ended_games(playing):
             self._uncounted.setdefault(record.game_id, record)
         await self._count_uncounted()
@@ -518,7 +516,9 @@ class Tournaments:
                     await award(champion, CHAMPION, f"tournament:{tournament.tournament_id}")
             await self._store.mark_crowned(tournament.tournament_id, self._clock.now())
         except Exception as error:  # the podium still goes out; the next start-up awards it
-            log.warning("The champion of tournament %s is not awarded yet: %r", tournament.tournament_id, error)
+            log.warning(
+                "The champion of tournament %s is not awarded yet: %r", tournament.tournament_id, error
+            )
 
     # ------------------------------------------------------------------ host controls
 

@@ -1,9 +1,9 @@
 """The board ledger: which messages show which game, owned by the delivery side (`cogs.ledger`).
 
 A game's saved state knows no Discord message: its board, its follow boards and its turn ping are rows
-here, keyed by game, channel and role (and a tournament's card, role "card", by the tournament's id), with the version each last showed (a start-up redraws the ones
-that fell behind) and how each is reached (a channel route, or only interaction tokens).
-"""
+here, keyed by game, channel and role, with the version each last showed (a start-up redraws the ones
+that fell behind) and how each is reached (a channel route, or only interaction tokens). A tournament's
+card is a row here too (role "card", keyed by the tournament's id in `game_id`)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,9 @@ async def test_sixty_four_players_play_thirty_two_matches_at_once_and_none_leave
     presses = []
     for thread in threads:
         opening = call(thread)
-        presses += [(m, opening, button(opening, "ready")) for m in members if f"<@{m.id}>" in opening.content]
+        presses += [
+            (m, opening, button(opening, "ready")) for m in members if f"<@{m.id}>" in opening.content
+        ]
     assert len(presses) == 64
     await press_together(table.env, presses)
     await table.env.settle()

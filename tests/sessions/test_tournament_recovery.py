@@ -63,7 +63,9 @@ async def test_a_result_whose_write_failed_counts_on_the_next_event(database: Da
     await desk.door.on_game_event(GameEnded(first))
     await desk.settled()
     view = desk.door.view(tournament)
-    assert view is not None and not view.rounds_played[0][0].decided and await counted(database, tournament) == 0
+    assert (
+        view is not None and not view.rounds_played[0][0].decided and await counted(database, tournament) == 0
+    )
     store.failing = False
     await desk.door.on_game_event(GameEnded(second))
     await desk.settled()
