@@ -15,7 +15,7 @@ from tests.cogs.test_tournaments import (
     call,
     card,
     card_text,
-    play_match,
+    play_first_round,
     press,
     thread_of,
 )
@@ -83,14 +83,7 @@ async def test_a_game_end_announced_again_after_a_crash_updates_the_bracket_once
     for _ in range(2):
         dice.script(*WINNING_GAME)
     p1, p2, p3, p4 = sign_up(table, 4)
-    await admin.slash(table.channel, "farkle tournament new", name="Cup")
-    for member in (p1, p2, p3, p4):
-        await press(member, card(table.channel), "join")
-    await press(admin, card(table.channel), "start")
-    await table.env.settle()
-    await play_match(thread_of(table, (p1, p4)), p1, p4)
-    await play_match(thread_of(table, (p2, p3)), p2, p3)
-    await table.env.settle()
+    await play_first_round(table, admin, (p1, p2, p3, p4))
     shown = card_text(table.channel)
     assert "`1-1` **m1** beat m4" in shown and "`1-2` **m2** beat m3" in shown
 
