@@ -96,6 +96,7 @@ class Tournaments:
         self._awarders: list[Awarder] = []
         self._uncounted: dict[str, GameRecord] = {}  # finished games whose count has not been written
         self._counting = asyncio.Lock()
+        self._failing: set[str] = set()  # uncounted games whose failure was logged
         self._outbox: asyncio.Queue[Notice] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._ringing: set[asyncio.Task[object]] = set()
@@ -419,17 +420,23 @@ class Tournaments:
             await self._count_uncounted()
 
     async def _count_uncounted(self) -> None:
-        """One pass at a time (a game's count may open the next game, whose events come back here);
-        a pass stops at the first write that fails, and the next event or start-up tries again."""
+        """One pass at a time (a game's count may open the next game, whose events come back here); a
+        game whose count fails waits for the next event or start-up, without holding up the others, and
+        is logged once."""
         async with self._counting:
-            while self._uncounted:
-                record = next(iter(self._uncounted.values()))
+            tried: set[str] = set()
+            while waiting := [r for game_id, r in self._uncounted.items() if game_id not in tried]:
+                record = waiting[0]
+                tried.add(record.game_id)
                 try:
                     await self._count_ended(record)
-                except Exception as error:  # the database is away
-                    log.warning("Game %s not counted for its tournament yet: %r", record.game_id, error)
-                    return
+                except Exception as error:  # the database is away, most likely
+                    if record.game_id not in self._failing:
+                        self._failing.add(record.game_id)
+                        log.warning("Game %s not counted for its tournament yet: %r", record.game_id, error)
+                    continue
                 self._uncounted.pop(record.game_id, None)
+                self._failing.discard(record.game_id)
 
     async def _count_ended(self, record: GameRecord) -> None:
         for tournament_id in [
