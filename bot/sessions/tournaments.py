@@ -474,8 +474,9 @@ class Tournaments:
         except Exception:  # nothing was written: the tournament is as it was before this game
             self._running[tournament.tournament_id] = before
             raise
-        if not written:
-            await self._reload(tournament.tournament_id)  # counted before (a replayed end), or moved on
+        if not written:  # counted before (a replayed end), or moved on: the stored state is the truth
+            self._running[tournament.tournament_id] = before  # were the reload to fail too
+            await self._reload(tournament.tournament_id)
             return
         tournament.revision += 1
         if decided:
