@@ -244,6 +244,7 @@ class FarkleBot(commands.AutoShardedBot):
         # match's end must find its tournament loaded.
         await self._tournaments.restore(owns=self.settings.owns_guild)
         restored = await self._sessions.restore(owns=self.settings.owns_guild)
+        await self._tournaments.reconcile()  # matches whose game ended but whose result was never counted
         if self.owns_application_setup:  # one process hands out what a crash left unawarded or unreviewed
             await self._daily.restore()
             await self._achievements.restore()

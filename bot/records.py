@@ -287,10 +287,10 @@ class TournamentRow:
     signup_until: float | None
     stage: str
     state: str
-    card_message_id: int | None
     created_at: float
     ended_at: float | None
     revision: int
+    crowned_at: float | None = None  # when the champion's achievement was handed out
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """Season rollover: when a season ends, each server's final standings are kept and posted once.
 
 The keeper wakes at every month's start on the bot's clock (one `DeadlineScheduler` alarm; a quarter ends
-at a month's start too) and at start-up. It closes the season that just ended for every server (storage
-makes that idempotent, so every shard process may try), then posts the standings of the servers this
-process owns whose season has a channel: the post is claimed in the database first, so two processes
-or a restart never post it twice. A process that dies between its claim and its post leaves the claim to
-run out (`POST_LEASE`), and the next wake posts it.
-"""
+at a month's start too) and at start-up. It closes, oldest first, every season that ended since the last
+close (after a long downtime, several) for every server (storage makes that idempotent, so every shard
+process may try), then posts the standings of the servers this process owns whose season has a channel:
+the post is claimed in the database first, so two processes or a restart never post it twice. A process
+that dies between its claim and its post leaves the claim to run out (`POST_LEASE`), and the next wake
+posts it."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from bot.clock import Clock
-from bot.periods import SEASON_LENGTHS, season_at, season_before
+from bot.periods import SEASON_LENGTHS, Season, SeasonLength, season_at, season_before
 from bot.records import SeasonStanding
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.storage import Database, DatabaseBusy, seasons
@@ -66,15 +66,29 @@ class SeasonKeeper:
         now = self._clock.now()
         try:
             for length in SEASON_LENGTHS:
-                ended = season_before(season_at(now, length), length)
-                closed = await self._db.write(partial(seasons.close, season=ended, length=length, now=now))
-                if closed:
-                    log.info("Season %s closed in %d servers", ended.key, len(closed))
+                for ended in await self._missed(now, length):
+                    closed = await self._db.write(
+                        partial(seasons.close, season=ended, length=length, now=now)
+                    )
+                    if closed:
+                        log.info("Season %s closed in %d servers", ended.key, len(closed))
             wake = await self._post_owned(now)
         except DatabaseBusy:
             log.warning("Season rollover postponed: the database is busy")
             wake = now + POST_LEASE
         self._alarm.set("rollover", min(wake, season_at(now, "month").until), None)
+
+    async def _missed(self, now: float, length: SeasonLength) -> list[Season]:
+        """The seasons of this length that ended since the last close, oldest first (after a long
+        downtime, more than one); the season just ended when none was ever closed."""
+        ended = season_before(season_at(now, length), length)
+        last_closed = await self._db.read(partial(seasons.last_closed, length=length))
+        first = season_at(last_closed, length) if last_closed is not None else ended
+        missed = []
+        while ended.since >= first.since:
+            missed.append(ended)
+            ended = season_before(ended, length)
+        return missed[::-1]
 
     async def _post_owned(self, now: float) -> float:
         """Post every unposted season this process owns; when to look again for a claim left running."""

@@ -24,7 +24,8 @@ MAX_FOLLOWS = 3
 
 @dataclass
 class View:
-    """One message showing a game (`role` "board": its own board; "follow": a spectator's)."""
+    """One message showing a game (`role` "board": its own board; "follow": a spectator's), or a
+    tournament's card (`role` "card", `game_id` the tournament's id)."""
 
     game_id: str
     channel_id: int
@@ -61,6 +62,7 @@ class Ledger:
     def __init__(self, store: SqlBoardLedger) -> None:
         self._store = store
         self._views: dict[str, list[View]] = {}  # by game id, its board first
+        self._cards: dict[str, View] = {}  # tournaments' cards, by tournament id
         self._pending: dict[tuple[str, int, Role], BoardMark] = {}
         self._writer: asyncio.Task[None] | None = None
 
@@ -109,6 +111,23 @@ class Ledger:
         previous, view.ping_message_id, view.pinged_turn = view.ping_message_id, message_id, turn
         self._note(BoardMark(view.game_id, view.channel_id, view.role, None, (message_id, turn)))
         return previous
+
+    async def attach_card(self, tournament_id: str, channel_id: int, message_id: int) -> None:
+        """The message showing a tournament's card, which every change of the tournament edits."""
+        card = View(tournament_id, channel_id, "card", "channel", message_id)
+        self._cards[tournament_id] = card
+        await self._store.attach(card.row())
+
+    async def card(self, tournament_id: str) -> View | None:
+        """A tournament's card message, read from the database once per process."""
+        if tournament_id not in self._cards:
+            row = await self._store.card(tournament_id)
+            if row is None:
+                return None
+            self._cards[tournament_id] = View(
+                tournament_id, row.channel_id, "card", row.route, row.message_id
+            )
+        return self._cards[tournament_id]
 
     async def forget(self, view: View) -> None:
         """The message stopped showing its game (a follow board that ended, a game closed)."""

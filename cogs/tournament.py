@@ -194,7 +194,8 @@ class TournamentCommands(commands.Cog):
         public = await self._tournament_tr(interaction.guild_id)
         await interaction.response.send_message(**tournament_card(answer.view, public).message)
         message = await interaction.original_response()
-        await self.tournaments.attach_card(answer.view.tournament_id, message.id)
+        boards = cast(Boards, self.bot.get_cog(Boards.__cog_name__))
+        await boards.ledger.attach_card(answer.view.tournament_id, interaction.channel_id, message.id)
 
     @tournament.command(
         name="start", description=locale_str("Close sign-up and start this channel's tournament")
@@ -354,10 +355,9 @@ class TournamentDesk(commands.Cog):
         view = notice.view
         tr = await self._tr(view.guild_id)
         match = view.match(notice.key) if notice.key else None
-        if notice.kind == "card" and view.card_message_id is not None:
-            message = self.bot.get_partial_messageable(view.channel_id).get_partial_message(
-                view.card_message_id
-            )
+        card = await self.boards.ledger.card(view.tournament_id) if notice.kind == "card" else None
+        if card is not None and card.message_id is not None:
+            message = self.bot.get_partial_messageable(card.channel_id).get_partial_message(card.message_id)
             await message.edit(**tournament_card(view, tr).message)
         elif notice.kind == "match" and match is not None:
             await self._open_match(notice, tr)

@@ -53,7 +53,6 @@ class Tournament:
     entrants: dict[int, str] = field(default_factory=dict)  # in the order they joined
     bracket: Bracket | None = None
     live: dict[str, LiveMatch] = field(default_factory=dict)
-    card_message_id: int | None = None
     ended_at: float | None = None
     revision: int = 0
 
@@ -85,7 +84,6 @@ class Tournament:
             signup_until=self.signup_until,
             stage=self.stage,
             state=json.dumps(state, separators=(",", ":")),
-            card_message_id=self.card_message_id,
             created_at=self.created_at,
             ended_at=self.ended_at,
             revision=self.revision,
@@ -116,7 +114,6 @@ class Tournament:
             entrants=names,
             bracket=bracket,
             live={key: LiveMatch(**match) for key, match in state.get("live", {}).items()},
-            card_message_id=row.card_message_id,
             ended_at=row.ended_at,
             revision=row.revision,
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.records import EntrantRow, TournamentRow
+from bot.records import EntrantRow, GameRecord, TournamentRow
 
 
 class TournamentStore(Protocol):
@@ -20,6 +20,14 @@ class TournamentStore(Protocol):
     async def load(self, tournament_id: str) -> TournamentRow | None: ...
 
     async def running(self) -> list[TournamentRow]: ...
+
+    async def uncrowned(self) -> list[TournamentRow]:
+        """Tournaments over whose champion's achievement was never marked handed out."""
+
+    async def mark_crowned(self, tournament_id: str, now: float) -> None: ...
+
+    async def ended_games(self, game_ids: list[str]) -> list[GameRecord]:
+        """Those of these games that ended and were archived (their records as stored)."""
 
     async def of_guild(self, guild_id: int) -> list[TournamentRow]: ...
 

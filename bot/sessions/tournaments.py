@@ -94,6 +94,9 @@ class Tournaments:
         self._locks: dict[str, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
         self._awarders: list[Awarder] = []
+        self._uncounted: dict[str, GameRecord] = {}  # finished games whose count has not been written
+        self._counting = asyncio.Lock()
+        self._failing: set[str] = set()  # uncounted games whose failure was logged
         self._outbox: asyncio.Queue[Notice] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._ringing: set[asyncio.Task[object]] = set()
@@ -139,7 +142,7 @@ class Tournaments:
 
     async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> int:
         """Bring back every tournament signing up or running, re-arm its deadlines, and open the places
-        of matches a crash left without one."""
+        of matches a crash left without one; crown the champions a crash left unawarded."""
         for row in await self._store.running():
             if not owns(row.guild_id):
                 continue
@@ -149,7 +152,18 @@ class Tournaments:
             for key, live in tournament.live.items():
                 if live.place is None:
                     self._notify(Notice("match", tournament.view(), key))
+        for row in await self._store.uncrowned():
+            if owns(row.guild_id):
+                await self._crown(Tournament.from_row(row, []))
         return len(self._running)
+
+    async def reconcile(self) -> None:
+        """After the games are restored: count the running matches' games that ended while their
+        result was never counted (its write failed, or the process died first), by game id, once."""
+        playing = [live.game_id for t in self._running.values() for live in t.live.values() if live.game_id]
+        for record in await self._store.ended_games(playing):
+            self._uncounted.setdefault(record.game_id, record)
+        await self._count_uncounted()
 
     async def settled(self) -> None:
         """Every deadline that rang handled and every notice delivered (tests and a clean stop)."""
@@ -217,14 +231,6 @@ class Tournaments:
         self._running[tournament.tournament_id] = tournament
         self._arm(tournament)
         return Answer(tournament.view())
-
-    async def attach_card(self, tournament_id: str, message_id: int) -> None:
-        """The card's message, so the delivery side edits it as the tournament moves on."""
-        async with self._locked(tournament_id) as tournament:
-            if tournament is None:
-                return
-            tournament.card_message_id = message_id
-            await self._commit(tournament)
 
     async def join(self, tournament_id: str, user_id: int, name: str) -> Answer:
         async with self._locked(tournament_id) as tournament:
@@ -406,10 +412,33 @@ class Tournaments:
         self._notify(Notice("game", tournament.view(), key, started.snapshot))
 
     async def on_game_event(self, event: GameEvent) -> None:
-        """A finished game in a match's place counts for that match, once (by its game id)."""
-        if not isinstance(event, GameEnded):
-            return
-        record = event.record
+        """A finished game in a match's place counts for that match, once (by its game id); one whose
+        count could not be written is tried again on every event until it is."""
+        if isinstance(event, GameEnded):
+            self._uncounted[event.record.game_id] = event.record
+        if self._uncounted:
+            await self._count_uncounted()
+
+    async def _count_uncounted(self) -> None:
+        """One pass at a time (a game's count may open the next game, whose events come back here); a
+        game whose count fails waits for the next event or start-up, without holding up the others, and
+        is logged once."""
+        async with self._counting:
+            tried: set[str] = set()
+            while waiting := [r for game_id, r in self._uncounted.items() if game_id not in tried]:
+                record = waiting[0]
+                tried.add(record.game_id)
+                try:
+                    await self._count_ended(record)
+                except Exception as error:  # the database is away, most likely
+                    if record.game_id not in self._failing:
+                        self._failing.add(record.game_id)
+                        log.warning("Game %s not counted for its tournament yet: %r", record.game_id, error)
+                    continue
+                self._uncounted.pop(record.game_id, None)
+                self._failing.discard(record.game_id)
+
+    async def _count_ended(self, record: GameRecord) -> None:
         for tournament_id in [
             t.tournament_id for t in self._running.values() if t.guild_id == record.guild_id
         ]:
@@ -425,6 +454,7 @@ class Tournaments:
         winner = _winner(record)
         if winner is None:  # nobody won (the game was abandoned): the host advances the match
             return
+        before = tournament.view()
         decided = tournament.bracket.record_game(match.key, winner)
         opened: list[str] = []
         place = record.channel_id
@@ -441,12 +471,12 @@ class Tournaments:
         }
         try:
             written = await self._store.count_game(tournament.row(), counted)
-        except Exception:
-            with contextlib.suppress(Exception):
-                await self._reload(tournament.tournament_id)
+        except Exception:  # nothing was written: the tournament is as it was before this game
+            self._running[tournament.tournament_id] = before
             raise
-        if not written:
-            await self._reload(tournament.tournament_id)  # counted before (a replayed end), or moved on
+        if not written:  # counted before (a replayed end), or moved on: the stored state is the truth
+            self._running[tournament.tournament_id] = before  # were the reload to fail too
+            await self._reload(tournament.tournament_id)
             return
         tournament.revision += 1
         if decided:
@@ -483,16 +513,20 @@ class Tournaments:
         return tournament
 
     async def _crown(self, tournament: Tournament) -> None:
+        """The champion's achievement, marked handed out once every awarder took it; a start-up crowns
+        the tournaments left unmarked (awarding is idempotent per member)."""
         if tournament.stage != "over" or tournament.bracket is None:
             return
         champion = tournament.bracket.champion()
-        if champion is None or champion == STAND_IN:
-            return
-        for award in self._awarders:
-            try:
-                await award(champion, CHAMPION, f"tournament:{tournament.tournament_id}")
-            except Exception:  # the podium still goes out; a start-up does not retry this award
-                log.exception("Could not award the champion of tournament %s", tournament.tournament_id)
+        try:
+            if champion is not None and champion != STAND_IN:
+                for award in self._awarders:
+                    await award(champion, CHAMPION, f"tournament:{tournament.tournament_id}")
+            await self._store.mark_crowned(tournament.tournament_id, self._clock.now())
+        except Exception as error:  # the podium still goes out; the next start-up awards it
+            log.warning(
+                "The champion of tournament %s is not awarded yet: %r", tournament.tournament_id, error
+            )
 
     # ------------------------------------------------------------------ host controls
 

@@ -2,8 +2,8 @@
 
 A game's saved state knows no Discord message: its board, its follow boards and its turn ping are rows
 here, keyed by game, channel and role, with the version each last showed (a start-up redraws the ones
-that fell behind) and how each is reached (a channel route, or only interaction tokens).
-"""
+that fell behind) and how each is reached (a channel route, or only interaction tokens). A tournament's
+card is a row here too (role "card", keyed by the tournament's id in `game_id`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from bot.storage.database import Database
 
-Role = Literal["board", "follow"]
+Role = Literal["board", "follow", "card"]
 Route = Literal["channel", "token"]
 
 
@@ -72,6 +72,7 @@ _PINGED = text(
     " WHERE game_id = :game AND channel_id = :channel AND role = :role"
 )
 _ALL = text(f"SELECT {_COLUMNS} FROM boards ORDER BY game_id, channel_id, role")
+_CARD = text(f"SELECT {_COLUMNS} FROM boards WHERE game_id = :tournament AND role = 'card'")
 _FORGET = text("DELETE FROM boards WHERE game_id = :game AND channel_id = :channel AND role = :role")
 _FORGET_GAME = text("DELETE FROM boards WHERE game_id = :game")
 
@@ -95,6 +96,13 @@ class SqlBoardLedger:
         wanted = set(game_ids)
         rows = await self._db.read(lambda connection: connection.execute(_ALL).mappings().all())
         return [_row(row) for row in rows if row["game_id"] in wanted]
+
+    async def card(self, tournament_id: str) -> BoardRow | None:
+        """The message showing a tournament's card (`attach` stores it, role "card")."""
+        found = await self._db.read(
+            lambda connection: connection.execute(_CARD, {"tournament": tournament_id}).mappings().first()
+        )
+        return _row(found) if found is not None else None
 
     async def forget(self, game_id: str, channel_id: int | None = None, role: Role = "follow") -> None:
         """A message stopped showing a game (a follow board ended); without a channel, the whole game."""

@@ -1,5 +1,5 @@
 """Finished games read back as the archiving transaction stored them, for the features that must still
-heed them after a crash: the stream's announcement of an end, a game's review."""
+heed them after a crash: the stream's announcement of an end, a game's review, a tournament match's result."""
 
 from __future__ import annotations
 
@@ -35,6 +35,19 @@ def unannounced(connection: Connection) -> list[GameRecord]:
     """Games archived but not yet announced on the game-events stream (a crash came in between), as
     the archiving transaction stored them, oldest first."""
     return _records(connection, connection.execute(_UNANNOUNCED).all())
+
+
+def records_of(connection: Connection, game_ids: list[str]) -> list[GameRecord]:
+    """Those of these games that ended and were archived, oldest first."""
+    if not game_ids:
+        return []
+    found = connection.execute(
+        text(f"{_RECORD_COLUMNS} WHERE game_id IN :games ORDER BY ended_at, game_id").bindparams(
+            bindparam("games", expanding=True)
+        ),
+        {"games": game_ids},
+    ).all()
+    return _records(connection, found)
 
 
 def unreviewed(connection: Connection, since: float) -> list[GameRecord]:

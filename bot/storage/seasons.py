@@ -32,7 +32,7 @@ _STANDINGS = text(
 )
 _UNPOSTED = text(
     "SELECT guild_id, season, channel_id, claimed_at FROM season_closes"
-    " WHERE channel_id IS NOT NULL AND posted_at IS NULL ORDER BY closed_at, guild_id"
+    " WHERE channel_id IS NOT NULL AND posted_at IS NULL ORDER BY closed_at, season, guild_id"
 )
 _CLAIM = text(
     "UPDATE season_closes SET claimed_at = :now WHERE guild_id = :guild AND season = :season"
@@ -52,6 +52,13 @@ _PLACED = text(
     " FROM season_standings s WHERE s.guild_id = :guild AND s.user_id = :user"
     " ORDER BY s.season DESC LIMIT :limit"
 )
+
+
+# A quarter's key is `2026-Q4`, a month's `2026-11`.
+_LAST_CLOSED = {
+    "quarter": text("SELECT MAX(closed_at) FROM season_closes WHERE season LIKE '%-Q%'"),
+    "month": text("SELECT MAX(closed_at) FROM season_closes WHERE season NOT LIKE '%-Q%'"),
+}
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,13 @@ def close(connection: Connection, season: Season, length: SeasonLength, now: flo
     for guild in guilds:
         connection.execute(_STANDINGS, {"guild": guild, "season": season.key, **window})
     return guilds
+
+
+def last_closed(connection: Connection, length: SeasonLength) -> float | None:
+    """When a season of this length was last closed in any server (None: never): every season that had
+    ended by then was closed then."""
+    closed = connection.execute(_LAST_CLOSED[length]).scalar()
+    return float(closed) if closed is not None else None
 
 
 def unposted(connection: Connection) -> list[Unposted]:

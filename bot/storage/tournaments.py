@@ -9,22 +9,23 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.exc import IntegrityError
 
-from bot.records import EntrantRow, TournamentRow
+from bot.records import EntrantRow, GameRecord, TournamentRow
+from bot.storage import ended
 from bot.storage.database import Database
 from bot.storage.results import FORGOTTEN
 
 _COLUMNS = (
     "tournament_id, guild_id, channel_id, host_id, name, format, rounds, best_of, rules, match_deadline,"
-    " signup_until, stage, state, card_message_id, created_at, ended_at, revision"
+    " signup_until, stage, state, created_at, ended_at, revision, crowned_at"
 )
 _INSERT = text(
     f"INSERT INTO tournaments ({_COLUMNS}) VALUES (:tournament_id, :guild_id, :channel_id, :host_id, :name,"
-    " :format, :rounds, :best_of, :rules, :match_deadline, :signup_until, :stage, :state, :card_message_id,"
-    " :created_at, :ended_at, 0)"
+    " :format, :rounds, :best_of, :rules, :match_deadline, :signup_until, :stage, :state, :created_at,"
+    " :ended_at, 0, NULL)"
 )
 _UPDATE = text(
     "UPDATE tournaments SET host_id = :host_id, stage = :stage, state = :state,"
-    " card_message_id = :card_message_id, ended_at = :ended_at, revision = revision + 1"
+    " ended_at = :ended_at, revision = revision + 1"
     " WHERE tournament_id = :tournament_id AND revision = :revision"
 )
 _COUNT_GAME = text(
@@ -94,6 +95,21 @@ def running(connection: Connection) -> list[TournamentRow]:
         text(f"SELECT {_COLUMNS} FROM tournaments WHERE stage IN ('signup', 'running') ORDER BY created_at")
     ).mappings()
     return [_row(row) for row in found]
+
+
+def uncrowned(connection: Connection) -> list[TournamentRow]:
+    """Tournaments over whose champion was not handed the achievement (the process died in between)."""
+    found = connection.execute(
+        text(f"SELECT {_COLUMNS} FROM tournaments WHERE stage = 'over' AND crowned_at IS NULL")
+    ).mappings()
+    return [_row(row) for row in found]
+
+
+def mark_crowned(connection: Connection, tournament_id: str, now: float) -> None:
+    connection.execute(
+        text("UPDATE tournaments SET crowned_at = :now WHERE tournament_id = :id"),
+        {"now": now, "id": tournament_id},
+    )
 
 
 def of_guild(connection: Connection, guild_id: int, limit: int = 25) -> list[TournamentRow]:
@@ -178,6 +194,15 @@ class SqlTournamentStore:
 
     async def running(self) -> list[TournamentRow]:
         return await self._db.read(running)
+
+    async def uncrowned(self) -> list[TournamentRow]:
+        return await self._db.read(uncrowned)
+
+    async def mark_crowned(self, tournament_id: str, now: float) -> None:
+        await self._db.write(partial(mark_crowned, tournament_id=tournament_id, now=now))
+
+    async def ended_games(self, game_ids: list[str]) -> list[GameRecord]:
+        return await self._db.read(partial(ended.records_of, game_ids=game_ids))
 
     async def of_guild(self, guild_id: int) -> list[TournamentRow]:
         return await self._db.read(partial(of_guild, guild_id=guild_id))

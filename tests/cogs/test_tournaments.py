@@ -78,6 +78,21 @@ async def play_match(
     assert "wins" in (texts(board_message(thread))[0])
 
 
+async def play_first_round(
+    table: Table, admin: simcord.MemberActor, players: tuple[simcord.MemberActor, ...]
+) -> None:
+    """A four-player single elimination signed up, started, and its first round won by seeds 1 and 2."""
+    p1, p2, p3, p4 = players
+    await admin.slash(table.channel, "farkle tournament new", name="Cup", length=1)
+    for member in players:
+        await press(member, card(table.channel), "join")
+    await press(admin, card(table.channel), "start")
+    await table.env.settle()
+    await play_match(thread_of(table, (p1, p4)), p1, p4)
+    await play_match(thread_of(table, (p2, p3)), p2, p3)
+    await table.env.settle()
+
+
 @pytest.fixture
 def members(table: Table) -> list[simcord.MemberActor]:
     return [table.guild.add_member(table.env.create_user(f"p{n}")) for n in range(1, 9)]
@@ -245,15 +260,8 @@ async def test_a_restart_between_rounds_and_in_the_middle_of_a_match(
 ) -> None:
     for _ in range(3):
         dice.script(*WINNING_GAME)
-    await admin.slash(table.channel, "farkle tournament new", name="Cup", length=1)
     p1, p2, p3, p4 = members[:4]
-    for member in (p1, p2, p3, p4):
-        await press(member, card(table.channel), "join")
-    await press(admin, card(table.channel), "start")
-    await table.env.settle()
-    await play_match(thread_of(table, (p1, p4)), p1, p4)
-    await play_match(thread_of(table, (p2, p3)), p2, p3)
-    await table.env.settle()
+    await play_first_round(table, admin, (p1, p2, p3, p4))
     await restart(table.env, make_bot)  # between rounds: the final's thread and call are out
 
     final = thread_of(table, (p1, p2))

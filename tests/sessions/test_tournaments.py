@@ -17,6 +17,7 @@ from bot.ratings import rate_game
 from bot.records import GameRecord, PlayerRecord
 from bot.sessions.manager import SessionManager
 from bot.sessions.stream import GameEnded
+from bot.sessions.tournament_store import TournamentStore
 from bot.sessions.tournaments import Notice, Tournaments
 from bot.settings import GameSettings
 from bot.storage import Database
@@ -39,6 +40,7 @@ class Desk:
     door: Tournaments
     notices: list[Notice] = field(default_factory=list)
     champions: list[tuple[int, str, str]] = field(default_factory=list)
+    awards_fail: bool = False  # the process dies before an award is written
 
     async def settled(self) -> None:
         await settle()
@@ -48,26 +50,29 @@ class Desk:
         return [n for n in self.notices if n.kind == kind]
 
 
-async def open_desk(db: Database, clock: FakeClock) -> Desk:
+async def open_desk(db: Database, clock: FakeClock, store: TournamentStore | None = None) -> Desk:
     manager = SessionManager(
         store=SqlSessionStore(db, rate_game),
         clock=clock,
         settings=GameSettings(_env_file=None, computer_pause=0),
         dice=lambda: SeededDice(1),
     )
-    door = Tournaments(SqlTournamentStore(db), clock, manager)
+    door = Tournaments(store or SqlTournamentStore(db), clock, manager)
     desk = Desk(db, clock, manager, door)
 
     async def listen(notice: Notice) -> None:
         desk.notices.append(notice)
 
     async def award(user: int, achievement: str, source: str) -> None:
+        if desk.awards_fail:
+            raise ConnectionError("the process died before the award")
         desk.champions.append((user, achievement, source))
 
     door.listen(listen)
     door.on_champion(award)
     await door.restore()  # as the bot does: before the games, whose restore announces missed ends
     await manager.restore()
+    await door.reconcile()
     await desk.settled()
     return desk
 

@@ -21,6 +21,7 @@ GUILD, QUARTERLY, SILENT = 1, 2, 3
 ANA, BEN, CY = 101, 102, 103
 OCTOBER = datetime(2026, 10, 20, tzinfo=UTC).timestamp()
 NOVEMBER = datetime(2026, 11, 1, 0, 0, 5, tzinfo=UTC).timestamp()  # five seconds into a new month
+DECEMBER = datetime(2026, 12, 1, tzinfo=UTC).timestamp()
 
 
 class Clock:
@@ -144,3 +145,30 @@ async def test_a_quarter_closes_at_the_quarter_s_end_and_forget_me_leaves_the_st
     placed = await october.read(partial(seasons.placed, guild_id=QUARTERLY, user_id=BEN))
     assert [(p.rank, p.ranked) for p in placed] == [(2, 1)]
     assert await october.read(partial(seasons.placed, guild_id=QUARTERLY, user_id=ANA)) == []
+
+
+async def test_after_a_long_downtime_every_missed_season_closes_and_posts_once_in_order(
+    october: Database,
+) -> None:
+    poster = Poster()
+    await keeper(october, poster).roll()  # October closes on time
+    later = [
+        synthetic("n1", player(BEN, won=True), player(ANA), ended_at=NOVEMBER + 86400, guild=GUILD),
+        synthetic("d1", player(CY, won=True), player(ANA), ended_at=DECEMBER + 86400, guild=GUILD),
+        synthetic("d2", player(CY, won=True), player(BEN), ended_at=DECEMBER + 2 * 86400, guild=QUARTERLY),
+    ]
+    for game in later:
+        await october.write(partial(write_record, record=game, rate=rate_game))
+    february = datetime(2027, 2, 1, 0, 0, 5, tzinfo=UTC).timestamp()  # down through January
+    for _ in range(2):  # and a restart: nothing twice
+        await keeper(october, poster, february).roll()
+    assert [(p.guild_id, p.season) for p in poster.posts] == [
+        (GUILD, "2026-10"),
+        (GUILD, "2026-11"),
+        (GUILD, "2026-12"),
+        (QUARTERLY, "2026-Q4"),
+    ], "November and December, oldest first; January had no game"
+    assert [s.user_id for s in poster.posts[1].standings] == [BEN, ANA], "November's own games"
+    assert [s.user_id for s in poster.posts[2].standings] == [CY, ANA]
+    kept = await october.read(partial(seasons.placed, guild_id=GUILD, user_id=ANA))
+    assert [p.season for p in kept] == ["2026-12", "2026-11", "2026-10"], "every season's standings kept"
