@@ -12,7 +12,7 @@ import asyncio
 import logging
 import secrets
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -25,18 +25,17 @@ from bot.engine.messages import Message
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
+from bot.sessions.events import Cause, GameChanged, GameEnded, GamesRestored, Subscriber
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Session, Snapshot, TableSettings
-from bot.sessions.stream import DRAIN_SECONDS, Cause, GameChanged, GameEnded, GameStream, Subscriber
+from bot.sessions.stream import DRAIN_SECONDS, GameStream
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
 from bot.sessions.win_tables import WinTableKeeper
 from bot.settings import GameSettings
 
 log = logging.getLogger(__name__)
-
-RestoreListener = Callable[[Restored], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +67,10 @@ class SessionManager:
         # A channel's lock lives while a change holds or awaits it: games between moves (and channels whose
         # games ended long ago) keep none.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._restore_listeners: list[RestoreListener] = []
         self.events = GameStream(store)
         self._alarms = DeadlineScheduler[int, Alarm](clock, self._ring, "farkle-alarms")
         self._computers = ComputerRunner(clock, settings.computer_pause, self._computer_step)
-        self._uow = UnitOfWork(store, self._sessions, clock, self._after_commit)
+        self._uow = UnitOfWork(store, self._sessions, clock)
         self._commands = GameCommands(
             self._uow,
             self._sessions,
@@ -84,12 +82,9 @@ class SessionManager:
     # ------------------------------------------------------------------ reading
 
     def subscribe(self, subscriber: Subscriber) -> None:
-        """Every change to a game, and every game's end, whatever caused it (`GameStream`)."""
+        """Every event of the stream (`bot.sessions.events`): a start-up's restored games, every change to
+        a game and every game's end, whatever caused it, reviews, dailies and achievements."""
         self.events.subscribe(subscriber)
-
-    def on_restore(self, listener: RestoreListener) -> None:
-        """After a start-up, the Discord layer redraws the boards that fell behind their game."""
-        self._restore_listeners.append(listener)
 
     def snapshot(self, channel_id: int) -> Snapshot | None:
         session = self._sessions.get(channel_id)
@@ -104,9 +99,10 @@ class SessionManager:
     # ------------------------------------------------------------------ lifecycle
 
     async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> Restored:
-        """Load every saved session of the guilds this process `owns` (its shards), row by row, and re-arm
-        its timer (a deadline already past fires at once) once the restore listeners have read what shows
-        each game: a timer fired earlier would find no board and post a second one.
+        """Load every saved session of the guilds this process `owns` (its shards), row by row, publish
+        them (`GamesRestored`) and re-arm their timers (a deadline already past fires at once) once every
+        subscriber has heard it: a timer's change handled before the views were read would find no board
+        and post a second one, and so would a press.
 
         A row that can't be read is logged and left aside (a new game may replace it); every other game
         comes back.
@@ -129,10 +125,10 @@ class SessionManager:
                 continue
             self._sessions[session.channel_id] = session
         restored = Restored(sessions=tuple(self.snapshots()), unreadable=tuple(unreadable))
-        for listener in self._restore_listeners:
-            await listener(restored)
+        self.events.publish(GamesRestored(restored))
+        await self.events.delivered()
         for session in list(self._sessions.values()):
-            self._after_commit(session)
+            self._settle(session.channel_id)
         for record in await self._store.unannounced():  # a crash came between the commit and the event
             if owns(_routed_by(record.guild_id, record.channel_id)):
                 self.events.publish(GameEnded(record))
@@ -245,10 +241,15 @@ class SessionManager:
             )
             return self._publish(outcome, Cause.PRESS)
 
-    # ------------------------------------------------------------------ after a commit
+    # ------------------------------------------------------------------ timers and computers
 
-    def _after_commit(self, session: Session) -> None:
-        """Re-arm the channel's timer and let a computer whose turn it is play."""
+    def _settle(self, channel_id: int) -> None:
+        """Re-arm the channel's timer for its session as it now is, and let a computer whose turn it is
+        play; a channel whose game closed keeps no alarm."""
+        session = self._sessions.get(channel_id)
+        if session is None:
+            self._alarms.cancel(channel_id)
+            return
         self._arm(session)
         current = session.current_seat
         if session.stage == "playing" and current is not None and current.computer is not None:
@@ -290,7 +291,8 @@ class SessionManager:
         self._arm(session)
         try:
             if await self._uow.save_or_reload(session) is not session:
-                return None  # the game moved on elsewhere: this reminder is stale
+                self._settle(session.channel_id)  # the game moved on elsewhere: its timer, not this one
+                return None
         except Exception:  # only the reminder flag is lost: the timeout alarm is already set
             log.exception("Could not save the reminder in channel %s", session.channel_id)
         return Outcome(snapshot=session.snapshot(), reminder_for=current.user_id)
@@ -318,9 +320,12 @@ class SessionManager:
             await self._policies.ensure(rules)
 
     def _publish(self, outcome: Outcome, cause: Cause) -> Outcome:
-        """Put a change on the game-events stream, in commit order (the channel's lock is held), and the
-        game's end after it when this change archived the game."""
+        """Once a command returns a game as committed (or as another process stored it): settle its timer
+        and computer, put the change on the game-events stream, in commit order (the channel's lock is
+        held), and the game's end after it when this change archived the game. A change that was not
+        saved settles nothing: its game keeps the timer it had, and a failing store is not retried hot."""
         if outcome.snapshot is not None:
+            self._settle(outcome.snapshot.channel_id)
             self.events.publish(GameChanged(outcome, cause))
         if outcome.finished is not None:
             self.events.publish(GameEnded(outcome.finished))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Protocol
 
 from bot.clock import Clock
@@ -49,19 +48,13 @@ class SessionStore(Protocol):
 
 
 class UnitOfWork:
-    """Owns the live sessions' committed state; `after_commit` re-arms timers and wakes computers."""
+    """Owns the live sessions' committed state; the manager re-arms timers and wakes computers once a
+    command returns (`SessionManager._settle`)."""
 
-    def __init__(
-        self,
-        store: SessionStore,
-        sessions: dict[int, Session],
-        clock: Clock,
-        after_commit: Callable[[Session], None],
-    ) -> None:
+    def __init__(self, store: SessionStore, sessions: dict[int, Session], clock: Clock) -> None:
         self._store = store
         self._sessions = sessions
         self._clock = clock
-        self._after_commit = after_commit
 
     async def commit(
         self,
@@ -103,7 +96,6 @@ class UnitOfWork:
             return Outcome.refuse(NOT_SAVED)
         if session.stage == "closed":
             self._sessions.pop(session.channel_id, None)
-        self._after_commit(session)
         return Outcome(
             snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for, finished=finished
         )
@@ -136,7 +128,6 @@ class UnitOfWork:
             self._sessions.pop(channel_id, None)
         else:
             self._sessions[channel_id] = session
-            self._after_commit(session)
         return session
 
     def _roll_back(self, session: Session, replaces: Session | None) -> None:

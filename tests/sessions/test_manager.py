@@ -10,10 +10,10 @@ import pytest
 from bot.engine import Ruleset, ScriptedDice
 from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.commands import OUTDATED
+from bot.sessions.events import Cause, GameChanged, GameEvent, GamesRestored
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Snapshot
-from bot.sessions.stream import GameChanged, GameEvent
 from bot.settings import GameSettings
 
 CHANNEL, GUILD = 100, 1
@@ -424,6 +424,32 @@ async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(
     damaged = [(r.levelname, r.exc_info) for r in caplog.records if "Could not restore" in r.getMessage()]
     assert damaged == [("WARNING", None)] * 2, "an operator's condition: one line each, no traceback"
     assert [s.channel_id for s in restored.sessions] == [CHANNEL]
+    await fresh.close()
+
+
+async def test_a_restore_reaches_subscribers_before_the_expired_turn_it_plays_out(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    game_id = h.snapshot.game_id
+    await h.manager.close()
+    await h.clock.advance(3600)  # the bot was down past the turn's deadline
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    heard: list[GameEvent] = []
+
+    async def slow_listener(event: GameEvent) -> None:
+        """A subscriber that takes a while over a restore (reading the board ledger, say)."""
+        if isinstance(event, GamesRestored):
+            await settle()
+        heard.append(event)
+
+    fresh.subscribe(slow_listener)
+    restored = await fresh.restore()
+    assert heard == [GamesRestored(restored)], "restore returns once every subscriber heard it"
+    await settle()
+
+    assert [s.game_id for s in restored.sessions] == [game_id]
+    timed_out = [e for e in heard[1:] if isinstance(e, GameChanged)]
+    assert [e.cause for e in timed_out] == [Cause.TIMER], "the deadline that passed fired, after the restore"
+    assert fresh.snapshot(CHANNEL) is not None and fresh.snapshot(CHANNEL).current == BEN
     await fresh.close()
 
 
