@@ -11,7 +11,7 @@ from bot.engine import Ruleset, ScriptedDice
 from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.commands import OUTDATED
 from bot.sessions.events import Cause, GameChanged, GameEvent, GamesRestored
-from bot.sessions.manager import SessionManager
+from bot.sessions.manager import Alarm, SessionManager
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Snapshot
 from bot.settings import GameSettings
@@ -208,12 +208,12 @@ async def test_a_double_tap_on_one_die_leaves_it_selected(h: Harness) -> None:
     assert h.snapshot.selection == ()
 
 
-async def test_a_channel_keeps_no_lock_between_changes(h: Harness) -> None:
-    """A lock per channel ever played would grow with every channel the bot has seen."""
+async def test_a_game_keeps_no_lock_between_changes(h: Harness) -> None:
+    """A lock per game (or channel) ever played would grow with every game the bot has seen."""
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
     seq = h.snapshot.seq
     await asyncio.gather(*(h.press(ANA, "pick", die, seq=seq) for die in ("0", "1")))
-    assert len(h.manager._locks) == 0
+    assert len(h.manager._locks) == 0 and len(h.manager._openings) == 0
 
 
 async def test_roll_from_a_drawing_older_than_the_last_toggles_uses_the_stored_selection(h: Harness) -> None:
@@ -404,6 +404,31 @@ async def test_a_failed_save_during_the_reminder_does_not_stop_the_timeout(h: Ha
     await h.clock.advance(60)
     await h.clock.advance(60)
     assert h.snapshot.current == BEN, "the turn still timed out"
+
+
+# ---------------------------------------------------------------------- games by id
+
+
+async def test_a_new_lobby_after_a_game_shares_no_lock_or_alarm_with_it(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    ok(await h.manager.leave(CHANNEL, ANA))  # ben wins: the results stay in the channel
+    old = h.snapshot
+    lobby = ok(await h.manager.open_lobby(GUILD, CHANNEL, CY, NAMES[CY], Ruleset.preset("classic"))).snapshot
+    assert lobby is not None and lobby.game_id != old.game_id and h.snapshot.game_id == lobby.game_id
+    alarms = h.manager._alarms
+    assert alarms.pending(old.game_id) is None and alarms.pending(lobby.game_id) is not None
+
+    async with h.manager._locked(old.game_id) as finished:  # the old game's lock, held
+        assert finished is None, "the old game left the registry with its channel"
+        joined = await asyncio.wait_for(h.manager.join(CHANNEL, ANA, NAMES[ANA]), timeout=1)
+    seated = ok(joined).snapshot
+    assert seated is not None and [seat.user_id for seat in seated.seats] == [CY, ANA], "not blocked"
+
+    stale = Alarm("expire", old.version)
+    await h.manager._ring(old.game_id, stale)  # an alarm of the old game, say from before it ended
+    await h.manager._ring(lobby.game_id, Alarm("expire", lobby.version))  # the lobby's own, now stale
+    assert h.snapshot.stage == "lobby" and h.snapshot.game_id == lobby.game_id, "neither touched the lobby"
+    assert h.heard == [], "nothing changed"
 
 
 # ---------------------------------------------------------------------- restore
