@@ -26,6 +26,7 @@ from bot.i18n import for_member
 from bot.render.daily import TEMPLATE, awarded_text, daily_board, daily_result, standings_embed
 from bot.render.language import Translator
 from bot.sessions.daily import DailyMove
+from bot.sessions.daily_attempt import DailyAttempt
 from bot.sessions.events import Awarded, GameEvent
 from cogs.board import Boards
 
@@ -104,20 +105,21 @@ class DailyCommands(commands.Cog):
         self, interaction: discord.Interaction, day: int, seq: str, action: str, arg: int | None
     ) -> None:
         user = interaction.user
+        move = await self.bot.daily.press(
+            user.id, user.display_name, interaction.guild_id, day, seq, action, arg
+        )
         key, now = (user.id, day), self.bot.clock.now()
-        for stale in [k for k, f in self._finishing.items() if now - f.since >= FOLLOW_UP_SECONDS]:
-            del self._finishing[stale]  # their achievements never came in time (a failed award)
-        finishing = self._finishing[key] = _Finishing(interaction, now)
+        if move.ended:  # kept before anything awaits: the stream has not handed out its achievements yet
+            for stale in [k for k, f in self._finishing.items() if now - f.since >= FOLLOW_UP_SECONDS]:
+                del self._finishing[stale]  # their achievements never came (a failed award)
+            self._finishing[key] = _Finishing(interaction, now)
         try:
-            move = await self.bot.daily.press(
-                user.id, user.display_name, interaction.guild_id, day, seq, action, arg
-            )
-            await self._answer(interaction, move, finishing)
-        finally:
-            if finishing.public is None and self._finishing.get(key) is finishing:
-                del self._finishing[key]  # no result posted: nothing to follow it
+            await self._answer(interaction, move)
+        except Exception:
+            self._finishing.pop(key, None)  # no result, so no achievements after it
+            raise
 
-    async def _answer(self, interaction: discord.Interaction, move: DailyMove, finishing: _Finishing) -> None:
+    async def _answer(self, interaction: discord.Interaction, move: DailyMove) -> None:
         tr = for_member(interaction)
         if move.refusal is not None:
             await reply_ephemeral(interaction, tr.say(move.refusal))
@@ -125,11 +127,16 @@ class DailyCommands(commands.Cog):
         assert move.attempt is not None
         await interaction.response.edit_message(**daily_board(move.attempt, tr, self.bot.dice_art).message)
         if move.ended:
-            public = await self._public(interaction)
-            expert = await self.bot.daily.expert(move.attempt.day)
-            await interaction.followup.send(daily_result(move.attempt, expert, public), ephemeral=False)
+            await self._post_result(interaction, move.attempt)
+
+    async def _post_result(self, interaction: discord.Interaction, attempt: DailyAttempt) -> None:
+        public = await self._public(interaction)
+        expert = await self.bot.daily.expert(attempt.day)
+        await interaction.followup.send(daily_result(attempt, expert, public), ephemeral=False)
+        key = (attempt.user_id, attempt.day)
+        if (finishing := self._finishing.get(key)) is not None:
             finishing.public = public
-            await self._post_awards((move.attempt.user_id, move.attempt.day))
+            await self._post_awards(key)
 
     async def _post_awards(self, key: tuple[int, int]) -> None:
         """A finished daily's new achievements, once both its result is out and the stream named them."""
