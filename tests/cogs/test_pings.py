@@ -70,19 +70,25 @@ def pinging(
     return Pings(bot, cast(Ledger, None), Delivery(bot.clock)), sent
 
 
-async def test_a_ping_waits_for_every_answer_in_flight_and_keeps_its_channels_order(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    bot = FarkleBot(settings)
-    subscriber, sent = pinging(bot, monkeypatch)
+async def answers_in_flight(bot: FarkleBot, count: int = 1) -> tuple[asyncio.Event, list[asyncio.Task[None]]]:
+    """`count` interactions being answered until the event is set."""
     release = asyncio.Event()
 
     async def answer() -> None:
         bot.answering()
         await release.wait()
 
-    answers = [asyncio.create_task(answer()) for _ in range(3)]
+    answers = [asyncio.create_task(answer()) for _ in range(count)]
     await asyncio.sleep(0)
+    return release, answers
+
+
+async def test_a_ping_waits_for_every_answer_in_flight_and_keeps_its_channels_order(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = FarkleBot(settings)
+    subscriber, sent = pinging(bot, monkeypatch)
+    release, answers = await answers_in_flight(bot, 3)
     for event in (changed(1, 10), changed(2, 20), changed(1, 11)):
         await subscriber.on_game_event(event)
     await asyncio.sleep(0.05)
@@ -102,19 +108,12 @@ async def test_a_ping_goes_out_anyway_when_answers_never_stop(
     monkeypatch.setattr(pings_module, "PING_WAIT", 0.1)
     bot = FarkleBot(settings)
     subscriber, sent = pinging(bot, monkeypatch)
-    stuck = asyncio.Event()
-
-    async def answer() -> None:
-        bot.answering()
-        await stuck.wait()
-
-    busy = asyncio.create_task(answer())
-    await asyncio.sleep(0)
+    stuck, busy = await answers_in_flight(bot)
     await subscriber.on_game_event(changed(1, 10))
     await asyncio.sleep(0.3)
     assert sent == [(1, 10)]
     stuck.set()
-    await busy
+    await asyncio.gather(*busy)
     await bot.close()
 
 
@@ -123,16 +122,9 @@ async def test_a_shutdown_lets_the_pings_on_their_way_finish(
 ) -> None:
     bot = FarkleBot(settings)
     subscriber, sent = pinging(bot, monkeypatch, takes=0.2)
-    release = asyncio.Event()
-
-    async def answer() -> None:
-        bot.answering()
-        await release.wait()
-
-    busy = asyncio.create_task(answer())
-    await asyncio.sleep(0)
+    release, busy = await answers_in_flight(bot)
     await subscriber.on_game_event(changed(1, 10))
     asyncio.get_running_loop().call_soon(release.set)
     await bot.close()  # waits for the answer in flight, then for its ping
     assert sent == [(1, 10)]
-    await busy
+    await asyncio.gather(*busy)
