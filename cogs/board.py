@@ -4,8 +4,8 @@ Every game button, on any board message, reaches `on_interaction`, which reads t
 interaction, asks the session manager and answers with the board the press produced (one hop). The jobs
 behind it each have their own module: publishing through a transport (`cogs.publish`, with the repair
 of answers Discord applied out of order), follow boards (`cogs.follow`), turn pings (`cogs.pings`, a
-subscriber of the stream in its own right), catch-up after a restart (`cogs.catch_up`), the ledger of the messages showing each game
-(`cogs.ledger`) and the language of public messages (`cogs.language`).
+subscriber of the stream in its own right), catch-up after a restart (`cogs.catch_up`), the ledger of
+the messages showing each game (`cogs.ledger`) and the language of public messages (`cogs.language`).
 
 Render draws plain buttons whose custom ids this module matches (`TEMPLATE`), so a press on any board,
 even one drawn before a restart or by an older drawing the player's screen still shows, reaches it.

@@ -96,6 +96,11 @@ class SessionManager:
         session = self._games.in_channel(channel_id)
         return session.snapshot() if session else None
 
+    def game(self, game_id: str) -> Snapshot | None:
+        """The game as it is now; None once it left (closed, or replaced in its channel)."""
+        session = self._games.get(game_id)
+        return session.snapshot() if session else None
+
     def snapshots(self) -> list[Snapshot]:
         return [session.snapshot() for session in self._games]
 
