@@ -245,7 +245,9 @@ async def test_the_seventh_daily_in_a_row_earns_the_streak(database: Database) -
     assert "daily_streak" not in {a.achievement for a in await store.achievements(BEN)}
 
 
-async def test_a_game_ends_awards_reach_every_subscriber_through_the_stream(database: Database) -> None:
+async def test_awards_of_a_game_and_of_a_daily_reach_every_subscriber_through_the_stream(
+    database: Database,
+) -> None:
     store = SqlDailyStore(database)
     stream = GameStream(NoAnnouncements())
     keeper = AchievementKeeper(store, Clock(), expert_scores_ten_thousand, stream.publish)
@@ -257,13 +259,17 @@ async def test_a_game_ends_awards_reach_every_subscriber_through_the_stream(data
     stream.subscribe(keeper)
     stream.subscribe(listen)
     record = synthetic("g7", player(ANA, won=True, best=3500), player(BEN), ended_at=5.0, guild=1)
+    await store.save(daily_row(BEN, 20_000, score=900), None)
+    finished = replace(daily("bbbbbbbbbf", [100] * 9 + [0]), user_id=BEN)
     stream.publish(GameEnded(record))
+    stream.publish(DailyEnded(finished))
     await stream.delivered()
 
-    assert heard[0] == GameEnded(record)
+    assert heard[:2] == [GameEnded(record), DailyEnded(finished)]
     awarded = [event for event in heard if isinstance(event, Awarded)]
-    assert [([a.achievement for a in e.awards], e.game) for e in awarded] == [
-        (["big_turn", "first_win"], record)
+    assert [([a.achievement for a in e.awards], e.game, e.daily) for e in awarded] == [
+        (["big_turn", "first_win"], record, None),
+        (["daily_first"], None, finished),
     ]
     await stream.close()
 
