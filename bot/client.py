@@ -8,7 +8,7 @@ import gc
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -52,11 +52,9 @@ log = logging.getLogger(__name__)
 # Extensions loaded at start-up (add new cogs here), the board edge first: the others hand it their
 # outcomes. Mixin modules in cogs/ are imported by them. Each registers its own persistent buttons.
 EXTENSIONS = ("cogs.board", "cogs.farkle", "cogs.config", "cogs.seasons")
-# How long a shutdown waits, in all, for interactions being answered, their follow-ups and the game-events
-# stream's subscribers (Docker allows 10 s by default before it kills the process).
+# How long a shutdown waits, in all, for interactions being answered, the game-events stream's subscribers
+# and the work they left on its way (turn pings) (Docker allows 10 s by default before it kills the process).
 DRAIN_SECONDS = 8.0
-# How long a turn ping waits for the answers being sent to finish first, at the most.
-FOLLOW_UP_WAIT = 1.0
 # A start-up reviews the games of this many last seconds that a crash left unreviewed.
 REVIEW_RECOVERY_SECONDS = 7 * 24 * 3600
 # A shard process that started before the die emojis were uploaded looks again this often, this many times.
@@ -145,7 +143,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
         self._busiest = 0  # the most answers in flight at once since the last quiet moment
-        self._follow_ups: dict[int, asyncio.Task[None]] = {}  # the newest per channel
+        self._finishing: set[asyncio.Task[Any]] = set()  # work a shutdown lets finish (turn pings)
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
         self._awaiting_art: asyncio.Task[None] | None = None
         self.tree.error(self.on_app_command_error)
@@ -223,11 +221,12 @@ class FarkleBot(commands.AutoShardedBot):
             win_tables=self._win_tables,
         )
         self._config = ConfigService(SqlConfigStore(self._db, SETTINGS), self.settings.game, self.clock)
-        self._reviews = GameReviews(SqlReviewStore(self._db), self._sessions.events.publish)
+        publish = self._sessions.events.publish  # the session layer's publisher, handed to its services
+        self._reviews = GameReviews(SqlReviewStore(self._db), publish)
         self._sessions.subscribe(self._reviews.on_event)  # before `restore`, which announces missed ends
         self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate, self._reviews)
-        self._daily = DailyManager(SqlDailyStore(self._db), self.clock, self._sessions.events)
-        self._achievements = AchievementKeeper(self._daily.store, self.clock, self._daily.expert)
+        self._daily = DailyManager(SqlDailyStore(self._db), self.clock, publish)
+        self._achievements = AchievementKeeper(self._daily.store, self.clock, self._daily.expert, publish)
         self._sessions.subscribe(self._achievements)
         self._tournaments = Tournaments(
             SqlTournamentStore(self._db), self.clock, self._sessions, self._table_for
@@ -346,31 +345,16 @@ class FarkleBot(commands.AutoShardedBot):
                 release_memory()
             self._busiest = 0
 
-    def after_answers(self, channel_id: int, work: Callable[[], Awaitable[None]]) -> None:
-        """Run `work` (a turn ping) once no interaction is being answered, or `FOLLOW_UP_WAIT` later,
-        after the channel's earlier follow-ups. Discord gives every answer 3 s and a player waits for
-        theirs; the next player's ping can wait the moment a burst of presses takes. A shutdown waits
-        for these too."""
-        earlier = self._follow_ups.get(channel_id)
-        task = asyncio.create_task(self._follow_up(earlier, work), name=f"farkle-follow-up-{channel_id}")
-        self._follow_ups[channel_id] = task
-        task.add_done_callback(partial(self._followed_up, channel_id))
-
-    def _followed_up(self, channel_id: int, task: asyncio.Task[None]) -> None:
-        if self._follow_ups.get(channel_id) is task:
-            del self._follow_ups[channel_id]
-
-    async def _follow_up(
-        self, earlier: asyncio.Task[None] | None, work: Callable[[], Awaitable[None]]
-    ) -> None:
-        if earlier is not None:
-            await asyncio.gather(earlier, return_exceptions=True)
+    async def quiet(self, at_most: float) -> None:
+        """Return once no interaction is being answered, or after `at_most` seconds: a player waits for
+        their answer (Discord gives it 3 s), the next player's turn ping can wait out a burst of presses."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._quiet.wait(), FOLLOW_UP_WAIT)
-        try:
-            await work()
-        except Exception:
-            log.exception("A follow-up of an answer failed")
+            await asyncio.wait_for(self._quiet.wait(), at_most)
+
+    def finish_before_closing(self, task: asyncio.Task[Any]) -> None:
+        """A shutdown lets `task` (a turn ping on its way) finish, after the stream's subscribers."""
+        self._finishing.add(task)
+        task.add_done_callback(self._finishing.discard)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
@@ -382,8 +366,6 @@ class FarkleBot(commands.AutoShardedBot):
         in_flight = self._answering - {asyncio.current_task()}
         if in_flight:
             await asyncio.wait(in_flight, timeout=left())
-        if self._follow_ups:
-            await asyncio.wait(set(self._follow_ups.values()), timeout=left())
         if self._awaiting_art is not None:
             self._awaiting_art.cancel()
         if self._tournaments is not None:
@@ -392,6 +374,8 @@ class FarkleBot(commands.AutoShardedBot):
             await self._seasons.close()
         if self._sessions is not None:
             await self._sessions.close(drain=left())
+        if self._finishing:
+            await asyncio.wait(set(self._finishing), timeout=left())
         if self._reviews is not None:
             await self._reviews.close(left())
         # discord.py's AutoShardedClient that never connected (a refused login, a test) trips in close() on

@@ -3,9 +3,9 @@
 Every game button, on any board message, reaches `on_interaction`, which reads the button from the raw
 interaction, asks the session manager and answers with the board the press produced (one hop). The jobs
 behind it each have their own module: publishing through a transport (`cogs.publish`, with the repair
-of answers Discord applied out of order), follow boards (`cogs.follow`), turn pings (`cogs.pings`),
-catch-up after a restart (`cogs.catch_up`), the ledger of the messages showing each game
-(`cogs.ledger`) and the language of public messages (`cogs.language`).
+of answers Discord applied out of order), follow boards (`cogs.follow`), turn pings (`cogs.pings`, a
+subscriber of the stream in its own right), catch-up after a restart (`cogs.catch_up`), the ledger of
+the messages showing each game (`cogs.ledger`) and the language of public messages (`cogs.language`).
 
 Render draws plain buttons whose custom ids this module matches (`TEMPLATE`), so a press on any board,
 even one drawn before a restart or by an older drawing the player's screen still shows, reaches it.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import re
-from functools import partial
 from typing import Any, cast
 
 import discord
@@ -31,8 +30,8 @@ from bot.render.help import hint_text
 from bot.render.language import Translator
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER
+from bot.sessions.events import GameChanged, GameEvent, GamesRestored
 from bot.sessions.outcome import Outcome
-from bot.sessions.stream import GameChanged, GameEvent
 from bot.storage.boards import SqlBoardLedger
 from cogs.answers import edit_in_answer
 from cogs.catch_up import CatchUp
@@ -94,7 +93,7 @@ class Boards(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.pressed_message_unread(GAME_BUTTON.fullmatch)  # the button is read from the press
         self.manager.subscribe(self.on_game_event)
-        self.manager.on_restore(self.catching_up.restored)
+        self.manager.subscribe(self.pings.on_game_event)  # after the redraw: a ping follows its board
 
     async def cog_unload(self) -> None:
         self.catching_up.cancel()
@@ -233,8 +232,11 @@ class Boards(commands.Cog):
     # ------------------------------------------------------------------ the game-events stream
 
     async def on_game_event(self, event: GameEvent) -> None:
-        """Changes nobody answers (timers, computer players) are drawn by message id; every change's
-        turn ping or reminder goes out once the answers being sent are out."""
+        """A start-up's restored games catch up; changes nobody answers (timers, computer players) are
+        drawn by message id, and every change reaches the game's follow boards."""
+        if isinstance(event, GamesRestored):
+            await self.catching_up.restored(event.restored)
+            return
         if not isinstance(event, GameChanged):
             return
         outcome = event.outcome
@@ -245,22 +247,6 @@ class Boards(commands.Cog):
             await self.publisher.redraw(snapshot)
         if outcome.reminder_for is None:
             self.follows.changed(snapshot)
-        ended = snapshot.stage in ("over", "closed")
-        announces = (
-            (outcome.turn_for or outcome.reminder_for) is not None
-            or outcome.moved_turn
-            or ended
-            or outcome.invited
-        )
-        if announces and outcome.refusal is None:
-            self.bot.after_answers(snapshot.channel_id, partial(self._announce, outcome))
-
-    async def _announce(self, outcome: Outcome) -> None:
-        """The turn's ping; a closed game's messages then leave the ledger (nothing shows it any more)."""
-        await self.pings.announce(outcome)
-        snapshot = outcome.snapshot
-        if snapshot is not None and snapshot.stage == "closed":
-            await self.ledger.forget_game(snapshot.game_id)
 
     # ------------------------------------------------------------------ languages
 

@@ -49,8 +49,8 @@ class CatchUp:
         behind = [snapshot for snapshot in restored.sessions if self.needed(snapshot) is not None]
         behind.sort(key=lambda snapshot: _ORDER[snapshot.stage])
         if behind or restored.unreadable:
-            channels = [snapshot.channel_id for snapshot in behind]
-            self._task = asyncio.create_task(self._run(channels, restored.unreadable), name="farkle-catch-up")
+            games = [snapshot.game_id for snapshot in behind]
+            self._task = asyncio.create_task(self._run(games, restored.unreadable), name="farkle-catch-up")
 
     def needed(self, snapshot: Snapshot) -> Outcome | None:
         """The redraw a board needs after a crash, with the turn ping its player never got; None if none."""
@@ -69,7 +69,7 @@ class CatchUp:
             return None
         return Outcome(snapshot=snapshot, turn_for=current.user_id if unpinged and current else None)
 
-    async def _run(self, channels: list[int], unreadable: tuple[int, ...]) -> None:
+    async def _run(self, games: list[str], unreadable: tuple[int, ...]) -> None:
         clock = self.bot.clock
         for channel_id in unreadable:
             try:
@@ -84,8 +84,8 @@ class CatchUp:
             except discord.HTTPException as error:
                 log.warning("Could not tell channel %s its game was not restored: %s", channel_id, error)
             await clock.sleep_until(clock.now() + CATCH_UP_PACE)
-        for channel_id in channels:
-            snapshot = self.bot.sessions.snapshot(channel_id)  # as it is now: players may have moved
+        for game_id in games:
+            snapshot = self.bot.sessions.game(game_id)  # as it is now: players may have moved
             outcome = self.needed(snapshot) if snapshot is not None else None
             if outcome is None or snapshot is None or not self._reachable(snapshot):
                 continue

@@ -4,15 +4,16 @@ A mixin of the `/farkle` group cog. The daily board is ephemeral: it works in ev
 works in (a user install can't post or DM, but can always answer its interactions), each press edits
 that message, and `/farkle daily` shows it again. The public result is a non-ephemeral follow-up of the
 press that finished the attempt, never a channel message, which Discord refuses where the app is not a
-member.
+member; so are its achievements, when the stream says which are new (`Awarded`): the cog keeps that
+press's interaction for them, for as long as its token lasts.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -22,12 +23,11 @@ from discord.ext import commands
 
 from bot.errors import reply_ephemeral, report_error
 from bot.i18n import for_member
-from bot.records import Award
 from bot.render.daily import TEMPLATE, awarded_text, daily_board, daily_result, standings_embed
 from bot.render.language import Translator
-from bot.sessions.achievements import Awarded
 from bot.sessions.daily import DailyMove
 from bot.sessions.daily_attempt import DailyAttempt
+from bot.sessions.events import Awarded, GameEvent
 from cogs.board import Boards
 
 if TYPE_CHECKING:
@@ -35,8 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# How long a finishing press waits for its achievements before it stops looking (they stay on /farkle stats).
-AWARD_WAIT = 5.0
+# How long a finishing press's interaction may still post its achievements: Discord's 15-minute follow-up
+# token, less a margin (later, they stay on /farkle stats).
+FOLLOW_UP_SECONDS = 14 * 60
 PERIOD_CHOICES = [
     app_commands.Choice(name=locale_str("today"), value="today"),
     app_commands.Choice(name=locale_str("this week"), value="week"),
@@ -47,13 +48,24 @@ SCOPE_CHOICES = [
 ]
 
 
+@dataclass
+class _Finishing:
+    """A daily press that may finish its attempt: its interaction posts the result, then the achievements
+    the stream names (which may be heard before or after the result is out)."""
+
+    interaction: discord.Interaction
+    since: float
+    public: Translator | None = None  # set once the result is posted
+    awarded: Awarded | None = None
+
+
 class DailyCommands(commands.Cog):
     bot: FarkleBot
     public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
 
     async def cog_load(self) -> None:
-        self._awards_due: dict[tuple[int, int], asyncio.Future[list[Award]]] = {}
-        self.bot.achievements.on_awarded(self._announce)
+        self._finishing: dict[tuple[int, int], _Finishing] = {}  # by (member, day)
+        self.bot.sessions.subscribe(self._on_event)
 
     async def _public(self, interaction: discord.Interaction) -> Translator:
         """What the channel reads: the server's language, else (a DM) the member's own."""
@@ -93,18 +105,21 @@ class DailyCommands(commands.Cog):
         self, interaction: discord.Interaction, day: int, seq: str, action: str, arg: int | None
     ) -> None:
         user = interaction.user
-        due = self._awards_due[(user.id, day)] = asyncio.get_running_loop().create_future()
+        move = await self.bot.daily.press(
+            user.id, user.display_name, interaction.guild_id, day, seq, action, arg
+        )
+        key, now = (user.id, day), self.bot.clock.now()
+        if move.ended:  # kept before anything awaits: the stream has not handed out its achievements yet
+            for stale in [k for k, f in self._finishing.items() if now - f.since >= FOLLOW_UP_SECONDS]:
+                del self._finishing[stale]  # their achievements never came (a failed award)
+            self._finishing[key] = _Finishing(interaction, now)
         try:
-            move = await self.bot.daily.press(
-                user.id, user.display_name, interaction.guild_id, day, seq, action, arg
-            )
-            await self._answer(interaction, move, due)
-        finally:
-            self._awards_due.pop((user.id, day), None)
+            await self._answer(interaction, move)
+        except Exception:
+            self._finishing.pop(key, None)  # no result, so no achievements after it
+            raise
 
-    async def _answer(
-        self, interaction: discord.Interaction, move: DailyMove, due: asyncio.Future[list[Award]]
-    ) -> None:
+    async def _answer(self, interaction: discord.Interaction, move: DailyMove) -> None:
         tr = for_member(interaction)
         if move.refusal is not None:
             await reply_ephemeral(interaction, tr.say(move.refusal))
@@ -112,29 +127,50 @@ class DailyCommands(commands.Cog):
         assert move.attempt is not None
         await interaction.response.edit_message(**daily_board(move.attempt, tr, self.bot.dice_art).message)
         if move.ended:
-            await self._post_result(interaction, move.attempt, due)
+            await self._post_result(interaction, move.attempt)
 
-    async def _post_result(
-        self, interaction: discord.Interaction, attempt: DailyAttempt, due: asyncio.Future[list[Award]]
-    ) -> None:
+    async def _post_result(self, interaction: discord.Interaction, attempt: DailyAttempt) -> None:
         public = await self._public(interaction)
         expert = await self.bot.daily.expert(attempt.day)
         await interaction.followup.send(daily_result(attempt, expert, public), ephemeral=False)
-        try:
-            awards = await asyncio.wait_for(due, AWARD_WAIT)
-        except TimeoutError:
-            log.warning("Achievements of %s's daily were not ready in time", attempt.user_id)
+        key = (attempt.user_id, attempt.day)
+        if (finishing := self._finishing.get(key)) is not None:
+            finishing.public = public
+            await self._post_awards(key)
+
+    async def _post_awards(self, key: tuple[int, int]) -> None:
+        """A finished daily's new achievements, once both its result is out and the stream named them."""
+        finishing = self._finishing.get(key)
+        if finishing is None or finishing.public is None or finishing.awarded is None:
             return
-        if awards:
-            await interaction.followup.send(awarded_text(attempt.name, awards, public), ephemeral=False)
+        del self._finishing[key]
+        awarded, attempt = finishing.awarded, finishing.awarded.daily
+        if not awarded.awards or attempt is None:
+            return
+        if self.bot.clock.now() - finishing.since >= FOLLOW_UP_SECONDS:
+            log.info("The daily of %s finished too long ago to announce its achievements", attempt.user_id)
+            return
+        text = awarded_text(attempt.name, list(awarded.awards), finishing.public)
+        try:
+            await finishing.interaction.followup.send(text, ephemeral=False)
+        except discord.HTTPException as error:
+            log.warning("Could not announce the daily achievements of %s: %s", attempt.user_id, error)
+
+    async def _on_event(self, event: GameEvent) -> None:
+        """New achievements: a daily's follow the press that finished it, a game's go to its channel."""
+        if not isinstance(event, Awarded):
+            return
+        if event.daily is not None:
+            key = (event.daily.user_id, event.daily.day)
+            finishing = self._finishing.get(key)
+            if finishing is not None:
+                finishing.awarded = event
+                await self._post_awards(key)
+            return
+        await self._announce(event)
 
     async def _announce(self, awarded: Awarded) -> None:
-        """New achievements: a daily's go to the press that finished it, a game's to its channel."""
-        if awarded.daily is not None:
-            due = self._awards_due.get((awarded.daily.user_id, awarded.daily.day))
-            if due is not None and not due.done():
-                due.set_result(awarded.awards)
-            return
+        """A game's new achievements, in its channel (or through its token where only that can post)."""
         record = awarded.game
         if record is None or not awarded.awards:
             return

@@ -85,8 +85,8 @@ class Follows:
         view.owner_id = interaction.user.id
         await self.ledger.attach(view)
         self._last_edit[snapshot.game_id, channel_id] = self.bot.clock.now()
-        now = self.bot.sessions.snapshot(snapshot.channel_id)
-        if now is not None and now.game_id == snapshot.game_id and now.version != snapshot.version:
+        now = self.bot.sessions.game(snapshot.game_id)
+        if now is not None and now.version != snapshot.version:
             self.changed(now)  # moved on while it was being posted
 
     def changed(self, snapshot: Snapshot) -> None:

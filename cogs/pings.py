@@ -1,21 +1,30 @@
 """Turn pings: a game's channel holds at most one, the turn's ping, replaced by its reminder and deleted
 when the turn moves on (by the next turn's ping, or at once when nobody is pinged next) and when the game
 ends, however it ends. The ledger keeps it with the game's board: a start-up knows which turns were
-pinged."""
+pinged.
+
+A subscriber of the game-events stream: each change's ping goes out once the answers being sent are out
+(or `PING_WAIT` later), after the channel's earlier pings, and a shutdown lets it finish."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 
 import discord
 
 from bot.client import FarkleBot
+from bot.sessions.events import GameChanged, GameEvent
 from bot.sessions.outcome import Outcome
 from cogs.delivery import Delivery
 from cogs.language import public
 from cogs.ledger import Ledger
 
 log = logging.getLogger(__name__)
+
+# How long a turn ping waits for the answers being sent to finish first, at the most.
+PING_WAIT = 1.0
 
 
 async def _ping(channel: discord.PartialMessageable, user_ids: tuple[int, ...], text: str) -> discord.Message:
@@ -31,6 +40,45 @@ class Pings:
         self.bot = bot
         self.ledger = ledger
         self.delivery = delivery
+        self._newest: dict[int, asyncio.Task[None]] = {}  # each channel's newest ping on its way
+
+    async def on_game_event(self, event: GameEvent) -> None:
+        """A change that pings, reminds, tidies a ping away or ends the game: queued behind the channel's
+        earlier pings, not awaited (the stream must not wait for a burst's answers)."""
+        if not isinstance(event, GameChanged):
+            return
+        outcome = event.outcome
+        snapshot = outcome.snapshot
+        if snapshot is None or outcome.refusal is not None:
+            return
+        ended = snapshot.stage in ("over", "closed")
+        pinged = (outcome.turn_for or outcome.reminder_for) is not None
+        if not (pinged or outcome.moved_turn or ended or outcome.invited):
+            return
+        channel_id = snapshot.channel_id
+        earlier = self._newest.get(channel_id)
+        task = asyncio.create_task(self._after(earlier, outcome), name=f"farkle-ping-{channel_id}")
+        self._newest[channel_id] = task
+        task.add_done_callback(partial(self._sent, channel_id))
+        self.bot.finish_before_closing(task)
+
+    def _sent(self, channel_id: int, task: asyncio.Task[None]) -> None:
+        if self._newest.get(channel_id) is task:
+            del self._newest[channel_id]
+
+    async def _after(self, earlier: asyncio.Task[None] | None, outcome: Outcome) -> None:
+        """The ping once the channel's earlier ones and the answers being sent are out; a closed game's
+        messages then leave the ledger (nothing shows it any more)."""
+        if earlier is not None:
+            await asyncio.gather(earlier, return_exceptions=True)
+        await self.bot.quiet(PING_WAIT)
+        try:
+            await self.announce(outcome)
+            snapshot = outcome.snapshot
+            if snapshot is not None and snapshot.stage == "closed":
+                await self.ledger.forget_game(snapshot.game_id)
+        except Exception:
+            log.exception("A turn ping failed")
 
     async def announce(self, outcome: Outcome) -> None:
         """The ping, reminder or tidying this change needs. Pings are a courtesy: a channel that refuses

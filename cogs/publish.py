@@ -53,8 +53,8 @@ class Publisher:
                 )
 
     async def _repair(self, view: View) -> None:
-        snapshot = self.bot.sessions.snapshot(view.channel_id)
-        if snapshot is not None and snapshot.game_id == view.game_id:
+        snapshot = self.bot.sessions.game(view.game_id)
+        if snapshot is not None:
             log.info("An older drawing of game %s landed last: redrawing it", view.game_id)
             await self.redraw(snapshot)
 
@@ -121,8 +121,8 @@ class Publisher:
         await self.attach(snapshot, message_id, "token" if by_token else "channel")
         if interaction is not None and by_token:
             self.delivery.hold(snapshot.channel_id, interaction)
-        now = self.bot.sessions.snapshot(snapshot.channel_id)
-        if now is not None and now.game_id == snapshot.game_id and now.version != snapshot.version:
+        now = self.bot.sessions.game(snapshot.game_id)
+        if now is not None and now.version != snapshot.version:
             await self.redraw(now)  # joined while it was being posted
 
     async def retire(self, snapshot: Snapshot, message_id: int) -> None:

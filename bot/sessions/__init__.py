@@ -1,1 +1,1 @@
-"""One game per channel behind one lock: the only door to a game."""
+"""The only door to a game: each game behind its own lock, by game id (a channel names its current game)."""

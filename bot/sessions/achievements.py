@@ -1,9 +1,10 @@
 """Achievements: the table, what earns each, and the game-events subscriber that awards them.
 
 Awards come only from the stream: a finished game (`GameEnded`), its stored review (`GameReviewed`) or
-a finished daily attempt (`DailyEnded`). Storage keeps one row per (member, achievement), so a replayed
-event or a crash between an award and its mark adds nothing; a daily attempt's awards and its "awarded"
-mark share a transaction; a start-up awards the perfect reviews whose event a crash lost (`restore`).
+a finished daily attempt (`DailyEnded`), and what they hand out goes back on it (`Awarded`). Storage
+keeps one row per (member, achievement), so a replayed event or a crash between an award and its mark
+adds nothing; a daily attempt's awards and its "awarded" mark share a transaction; a start-up awards
+the perfect reviews whose event a crash lost (`restore`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bot.records import Award, GameRecord, PlayerRecord
 from bot.sessions.archive import replay
 from bot.sessions.daily import DailyStore
 from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.stream import DailyEnded, GameEnded, GameEvent, GameReviewed
+from bot.sessions.events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed, Publish
 
 log = logging.getLogger(__name__)
 
@@ -175,29 +176,20 @@ def daily_achievements(attempt: DailyAttempt, expert: int, streak: int) -> set[s
     return earned
 
 
-@dataclass(frozen=True)
-class Awarded:
-    """New achievements (never awarded before) and what earned them: a game or a member's daily."""
-
-    awards: list[Award]
-    game: GameRecord | None = None
-    daily: DailyAttempt | None = None
-
-
-AwardListener = Callable[[Awarded], Awaitable[None]]
-
-
 class AchievementKeeper:
-    """The game-events subscriber that hands out achievements, then tells its listeners what is new."""
+    """The game-events subscriber that hands out achievements, then publishes what is new (`Awarded`)."""
 
-    def __init__(self, store: DailyStore, clock: Clock, expert: Callable[[int], Awaitable[int]]) -> None:
+    def __init__(
+        self,
+        store: DailyStore,
+        clock: Clock,
+        expert: Callable[[int], Awaitable[int]],
+        publish: Publish,
+    ) -> None:
         self._store = store
         self._clock = clock
         self._expert = expert
-        self._listeners: list[AwardListener] = []
-
-    def on_awarded(self, listener: AwardListener) -> None:
-        self._listeners.append(listener)
+        self._publish = publish
 
     async def __call__(self, event: GameEvent) -> None:
         match event:
@@ -213,11 +205,11 @@ class AchievementKeeper:
                 }
                 awards = self._awards(earned, self._clock.now(), f"daily:{attempt.day}")
                 new = await self._store.award_daily(awards, attempt.user_id, attempt.day)
-                awarded = Awarded(new, daily=attempt)
+                awarded = Awarded(tuple(new), daily=attempt)
             case _:
                 return
-        for listener in self._listeners:  # even with nothing new: a finishing daily press is waiting
-            await listener(awarded)
+        if awarded.awards or awarded.daily is not None:  # a finished daily always: its press lets go
+            self._publish(awarded)
 
     async def award_champion(self, user_id: int, achievement: str, source: str) -> None:
         """A tournament's champion (`bot.sessions.tournaments`): one row per member, however often."""
@@ -232,7 +224,7 @@ class AchievementKeeper:
 
     async def _award_game(self, earned: dict[int, set[str]], record: GameRecord) -> Awarded:
         awards = self._awards(earned, record.ended_at, record.game_id)
-        return Awarded(await self._store.award_game(awards) if awards else [], game=record)
+        return Awarded(tuple(await self._store.award_game(awards)) if awards else (), game=record)
 
     @staticmethod
     def _awards(earned: dict[int, set[str]], when: float, source: str) -> list[Award]:

@@ -14,6 +14,7 @@ from bot.engine.messages import Listing, Message
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.banking import banking_keep
 from bot.sessions.outcome import Outcome
+from bot.sessions.registry import GameRegistry
 from bot.sessions.session import Seat, Session, TableSettings, new_game_id
 from bot.sessions.unit_of_work import UnitOfWork
 
@@ -30,13 +31,13 @@ class GameCommands:
     def __init__(
         self,
         uow: UnitOfWork,
-        sessions: dict[int, Session],
+        games: GameRegistry,
         clock: Clock,
         dice: Callable[[], DiceSource],
         default_table: TableSettings,
     ) -> None:
         self._uow = uow
-        self._sessions = sessions
+        self._games = games
         self._clock = clock
         self._dice = dice
         self.default_table = default_table
@@ -70,7 +71,7 @@ class GameCommands:
         )
         if not rules.teams:
             session.seats.append(Seat(host_id, host_name))
-        self._sessions[channel_id] = session
+        self._games.put(session)
         return (await self._uow.commit(session, [], replaces=existing)).as_opened()
 
     async def join(self, session: Session, user_id: int, name: str, team: int | None) -> Outcome:
@@ -188,7 +189,7 @@ class GameCommands:
             rematch_of=game_id,
             revision=session.revision,
         )
-        self._sessions[channel_id] = rematch
+        self._games.put(rematch)
         # On a failed commit the finished game comes back, and Rematch still works.
         players = tuple(s.user_id for s in session.seats if s.computer is None and s.user_id != user_id)
         return (await self._uow.commit(rematch, [], replaces=session)).as_opened(invited=players)

@@ -1,4 +1,4 @@
-"""Computer players take their turns themselves: one task per channel, a step, a pause, the next step."""
+"""Computer players take their turns themselves: one task per game, a step, a pause, the next step."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
 
-# Takes one move in the channel's game, if it is still a computer's turn in that game; False once not.
-Step = Callable[[int, str], Awaitable[bool]]
+# Takes one move in the game (by id), if it is still a computer's turn in it; False once not.
+Step = Callable[[str], Awaitable[bool]]
 
 
 class ComputerRunner:
@@ -16,22 +16,21 @@ class ComputerRunner:
         self._clock = clock
         self._pause = pause
         self._step = step
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}  # by game id, while one plays
 
-    def wake(self, channel_id: int, game_id: str) -> None:
-        """Start playing the channel's computer turn, unless a task is already at it."""
-        running = self._tasks.get(channel_id)
-        if running is not None and not running.done():
+    def wake(self, game_id: str) -> None:
+        """Start playing the game's computer turn, unless a task is already at it."""
+        if game_id in self._tasks:
             return
-        self._tasks[channel_id] = asyncio.create_task(
-            self._play(channel_id, game_id), name=f"farkle-cpu-{channel_id}"
-        )
+        task = asyncio.create_task(self._play(game_id), name=f"farkle-cpu-{game_id}")
+        self._tasks[game_id] = task
+        task.add_done_callback(lambda _: self._tasks.pop(game_id, None))
 
-    async def _play(self, channel_id: int, game_id: str) -> None:
+    async def _play(self, game_id: str) -> None:
         """Pause before each move, so players can follow the computer's turn on the board."""
         while True:
             await self._clock.sleep_until(self._clock.now() + self._pause)
-            if not await self._step(channel_id, game_id):
+            if not await self._step(game_id):
                 return
 
     async def close(self) -> None:

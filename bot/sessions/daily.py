@@ -22,7 +22,7 @@ from bot.engine.errors import UserFacingError
 from bot.engine.messages import Message
 from bot.records import Award, DailyRow, DailyStanding
 from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.stream import DailyChanged, DailyEnded, GameStream
+from bot.sessions.events import DailyChanged, DailyEnded, Publish
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +64,10 @@ class Profile:
 
 
 class DailyManager:
-    def __init__(self, store: DailyStore, clock: Clock, stream: GameStream) -> None:
+    def __init__(self, store: DailyStore, clock: Clock, publish: Publish) -> None:
         self._store = store
         self._clock = clock
-        self._stream = stream
+        self._publish = publish
         self._locks: dict[int, asyncio.Lock] = {}
         self._expert: dict[int, asyncio.Task[int]] = {}
 
@@ -81,7 +81,7 @@ class DailyManager:
     async def restore(self) -> None:
         """Hand out what a crash left unawarded: the attempt's end is published again."""
         for row in await self._store.unawarded():
-            self._stream.publish(DailyEnded(_attempt(row)))
+            self._publish(DailyEnded(_attempt(row)))
 
     async def expert(self, day: int) -> int:
         """What `expert` scores on the day's dice: computed once per day and process, off the event loop."""
@@ -107,7 +107,7 @@ class DailyManager:
                 game = DailyGame(day)
                 attempt = DailyAttempt.of(game, user_id, name, guild_id, ())
                 if await self._store.save(_row(attempt, game, self._clock.now()), None):
-                    self._stream.publish(DailyChanged(attempt))
+                    self._publish(DailyChanged(attempt))
                     return DailyMove(attempt)
                 row = await self._store.load(user_id, day)  # another process began it just now
                 assert row is not None
@@ -134,9 +134,9 @@ class DailyManager:
             if not await self._store.save(_row(attempt, game, row.started_at, self._clock.now()), row.state):
                 now = await self._store.load(user_id, day)  # another process wrote it first
                 return DailyMove(_attempt(now) if now is not None else None, MOVED_ON)
-            self._stream.publish(DailyChanged(attempt))
+            self._publish(DailyChanged(attempt))
             if attempt.finished:
-                self._stream.publish(DailyEnded(attempt))
+                self._publish(DailyEnded(attempt))
             return DailyMove(attempt, ended=attempt.finished)
 
     # ------------------------------------------------------------------ reading

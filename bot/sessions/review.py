@@ -24,7 +24,7 @@ from bot.engine.review import GameReview, review
 from bot.engine.winprob import tables_for
 from bot.records import GameRecord, ReviewedDecision, ReviewedSeat, ReviewRow
 from bot.sessions.archive import archived
-from bot.sessions.stream import GameEnded, GameEvent, GameReviewed
+from bot.sessions.events import GameEnded, GameEvent, GameReviewed
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,12 @@
 """One stream of game events: every accepted change to a game, whatever caused it, and every game's end.
 
-Features watch games by subscribing here (the board edge, review, achievements): nothing else tells them
-a game changed; a game's stored review (`GameReviewed`) and daily attempts (`DailyChanged`, `DailyEnded`)
-are published here too. Events are
-delivered in order by one background task, so a subscriber never delays the answer to the press that
-caused the change, and each is awaited before the next event, so a subscriber sees a game's changes in
-the order they were committed.
+Features watch games by subscribing here (the board edge, pings, review, achievements, the daily cog):
+nothing else tells them anything. A start-up's restored games (`GamesRestored`), a game's stored review
+(`GameReviewed`), daily attempts (`DailyChanged`, `DailyEnded`) and achievements handed out (`Awarded`)
+are published here too; the vocabulary is `bot.sessions.events`, and only the session layer publishes
+(the client wires it). Events are delivered in order by one background task, so a subscriber never
+delays the answer to the press that caused the change, and each is awaited before the next event, so a
+subscriber sees a game's changes in the order they were committed.
 
 `GameEnded` is announced exactly once per game id: the archiving transaction stores the game as not yet
 announced (`games.announced = 0`); once every subscriber has been handed the event it is marked, and a
@@ -17,78 +18,15 @@ can repeat it after a restart, so subscribers that write keep their writes idemp
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine.review import GameReview
-from bot.records import GameRecord
-from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.outcome import Outcome
+from bot.sessions.events import GameEnded, GameEvent, Subscriber
 
 log = logging.getLogger(__name__)
 
 # How long a clean stop lets the subscribers finish what is queued.
 DRAIN_SECONDS = 5.0
-
-
-class Cause(enum.Enum):
-    """What made a game change: the press and command answers draw their own change, the rest don't."""
-
-    PRESS = "press"
-    COMMAND = "command"
-    TIMER = "timer"
-    COMPUTER = "computer"
-
-    @property
-    def answered(self) -> bool:
-        """Whether an interaction answers this change (and so draws its board itself)."""
-        return self in (Cause.PRESS, Cause.COMMAND)
-
-
-@dataclass(frozen=True)
-class GameChanged:
-    """A change to one game was committed: the new state, its engine events, the turn ping it needs."""
-
-    outcome: Outcome
-    cause: Cause
-
-
-@dataclass(frozen=True)
-class GameEnded:
-    """A game was archived: its record exactly as the archiving transaction stored it."""
-
-    record: GameRecord
-
-
-@dataclass(frozen=True)
-class GameReviewed:
-    """A finished game's review was made and stored (`bot.sessions.review`), seconds after its end; a
-    start-up repeats it for reviews a crash may have left unheeded, so subscribers stay idempotent."""
-
-    record: GameRecord
-    review: GameReview
-
-
-@dataclass(frozen=True)
-class DailyChanged:
-    """A member's daily attempt accepted a move (`bot.sessions.daily`): the attempt as it is now."""
-
-    attempt: DailyAttempt
-
-
-@dataclass(frozen=True)
-class DailyEnded:
-    """A member's daily attempt finished and was stored; a start-up repeats it until its achievements
-    were handed out, so subscribers keep their writes idempotent by member and day."""
-
-    attempt: DailyAttempt
-
-
-GameEvent = GameChanged | GameEnded | GameReviewed | DailyChanged | DailyEnded
-Subscriber = Callable[[GameEvent], Awaitable[None]]
 
 
 class Announcements(Protocol):
@@ -117,6 +55,10 @@ class GameStream:
         self._queue.put_nowait(event)
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._deliver(), name="farkle-game-events")
+
+    async def delivered(self) -> None:
+        """Once every event published so far was handed to every subscriber."""
+        await self._queue.join()
 
     async def _deliver(self) -> None:
         while not self._queue.empty():

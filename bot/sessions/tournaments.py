@@ -23,10 +23,10 @@ from bot.engine import Ruleset
 from bot.engine.messages import Message
 from bot.engine.tournament import FEWEST_ENTRANTS, MOST_ENTRANTS, STAND_IN, Bracket, Format, Match
 from bot.records import EntrantRow, GameRecord
+from bot.sessions.events import GameEnded, GameEvent
 from bot.sessions.manager import SessionManager
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Snapshot, TableSettings
-from bot.sessions.stream import GameEnded, GameEvent
 from bot.sessions.tournament_state import (
     STAND_IN_NAME,
     LiveMatch,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Protocol
 
 from bot.clock import Clock
@@ -13,6 +12,7 @@ from bot.engine.messages import Message
 from bot.records import DatabaseBusy, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
 from bot.sessions.outcome import Outcome
+from bot.sessions.registry import GameRegistry
 from bot.sessions.session import Session
 
 log = logging.getLogger(__name__)
@@ -49,19 +49,14 @@ class SessionStore(Protocol):
 
 
 class UnitOfWork:
-    """Owns the live sessions' committed state; `after_commit` re-arms timers and wakes computers."""
+    """Keeps the registry's games as committed: a closed game leaves it, a failed change is put back, a
+    game another process moved on is read again. The manager re-arms timers and wakes computers once a
+    command returns (`SessionManager._settle`)."""
 
-    def __init__(
-        self,
-        store: SessionStore,
-        sessions: dict[int, Session],
-        clock: Clock,
-        after_commit: Callable[[Session], None],
-    ) -> None:
+    def __init__(self, store: SessionStore, games: GameRegistry, clock: Clock) -> None:
         self._store = store
-        self._sessions = sessions
+        self._games = games
         self._clock = clock
-        self._after_commit = after_commit
 
     async def commit(
         self,
@@ -87,7 +82,7 @@ class UnitOfWork:
                 await self.save(session, finished)
         except SessionConflict:
             log.warning("The game in channel %s moved on elsewhere; reloading it", session.channel_id)
-            reloaded = await self.reload(session.channel_id)
+            reloaded = await self.reload(session)
             return Outcome.refuse(MOVED_ON, reloaded.snapshot() if reloaded else None)
         except Exception as error:
             busy = isinstance(error, DatabaseBusy)  # another process holds the database: one line, expected
@@ -102,8 +97,7 @@ class UnitOfWork:
             self._roll_back(session, replaces)
             return Outcome.refuse(NOT_SAVED)
         if session.stage == "closed":
-            self._sessions.pop(session.channel_id, None)
-        self._after_commit(session)
+            self._games.drop(session)
         return Outcome(
             snapshot=session.snapshot(), events=tuple(events), turn_for=turn_for, finished=finished
         )
@@ -121,31 +115,33 @@ class UnitOfWork:
             await self.save(session)
         except SessionConflict:
             log.warning("The game in channel %s moved on elsewhere; reloading it", session.channel_id)
-            return await self.reload(session.channel_id)
+            return await self.reload(session)
         return session
 
-    async def reload(self, channel_id: int) -> Session | None:
-        """Take the channel's session as stored, after another process wrote it; None if it is gone."""
+    async def reload(self, session: Session) -> Session | None:
+        """Take the session's channel as stored (rows are kept by channel), after another process wrote
+        it: the same game further on, or the game that replaced it; None if there is none."""
+        channel_id = session.channel_id
         stored = await self._store.load(channel_id)
         try:
-            session = Session.from_stored(stored) if stored else None
+            reloaded = Session.from_stored(stored) if stored else None
         except Exception:
             log.exception("Could not read the game in channel %s after it moved on", channel_id)
-            session = None
-        if session is None:
-            self._sessions.pop(channel_id, None)
+            reloaded = None
+        if reloaded is None:
+            self._games.drop(session)
         else:
-            self._sessions[channel_id] = session
-            self._after_commit(session)
-        return session
+            self._games.put(reloaded)
+        return reloaded
 
     def _roll_back(self, session: Session, replaces: Session | None) -> None:
         if replaces is not None:
-            self._sessions[session.channel_id] = replaces
+            self._games.drop(session)
+            self._games.put(replaces)
         elif (saved := session.last_committed()) is not None:
-            self._sessions[session.channel_id] = Session.load(saved, session.revision)
+            self._games.put(Session.load(saved, session.revision))
         else:
-            self._sessions.pop(session.channel_id, None)
+            self._games.drop(session)
 
     def _deadline(self, session: Session, events: list[Event]) -> float | None:
         """A lobby expires `lobby_timeout` after its last change; a turn has one clock for the whole turn,

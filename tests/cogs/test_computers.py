@@ -20,7 +20,7 @@ from tests.cogs.play import (
 
 
 def the_game(env: simcord.Env, channel: simcord.ChannelHandle):
-    session = env.bot.sessions._sessions[channel.id]
+    session = env.bot.sessions._games.in_channel(channel.id)
     return session.game
 
 

@@ -159,6 +159,18 @@ async def test_the_result_is_public_with_the_expert_comparison_and_a_line_per_tu
     assert public_in_channel, "everyone in the channel reads it"
 
 
+async def test_a_finished_daily_posts_its_new_achievements_once_after_its_result(table: Table) -> None:
+    _, finishing = await play(table, table.ana, greedy)
+    assert finishing is not None
+    await table.env.advance_time(2)  # the awards are handed out on the stream, after the answer
+    public = [m.content for m in table.channel.history(viewer=table.ben)]
+    announced = [content for content in public if content.startswith("🏅")]
+    assert len(announced) == 1, "posted once, by the press that finished the daily"
+    assert "**Daily player**: Finish a daily challenge." in announced[0]
+    result = next(i for i, content in enumerate(public) if f"{expert_score(today(table.env)):,}" in content)
+    assert result < public.index(announced[0]), "the result comes first"
+
+
 async def test_an_attempt_resumes_after_a_restart(table: Table, make_bot: MakeBot) -> None:
     await play(table, table.ana, greedy, turns=2)
     before = shown_roll(daily_board(table, table.ana))

@@ -164,7 +164,7 @@ async def test_a_human_plays_master_to_the_end(table: Table) -> None:
         if title(board).startswith("🏆"):
             break
         assert "ana's turn" in description(board), "master finishes its turns by itself"
-        game = env.bot.sessions._sessions[channel.id].game
+        game = env.bot.sessions._games.in_channel(channel.id).game
         action = strategy_for("expert", game.rules).choose(game)
         for position in action.keep:
             await act(ana, channel, f"die:{position}")

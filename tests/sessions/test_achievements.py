@@ -16,14 +16,14 @@ from bot.sessions.achievements import (
     PERFECT_DECISIONS,
     WIN_TURNS,
     AchievementKeeper,
-    Awarded,
     daily_achievements,
     game_achievements,
     review_achievements,
 )
 from bot.sessions.daily_attempt import DailyAttempt
+from bot.sessions.events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed
 from bot.sessions.review import GameReviews, Played
-from bot.sessions.stream import DailyEnded, GameEnded, GameEvent, GameReviewed
+from bot.sessions.stream import GameStream
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
 from tests.records import player, synthetic
@@ -65,15 +65,14 @@ async def expert_scores_ten_thousand(day: int) -> int:
 
 
 def listened(store: SqlDailyStore) -> tuple[AchievementKeeper, list[Awarded]]:
-    """A keeper (expert scores 10,000 on every daily) and the list of what it tells its listeners."""
-    heard: list[Awarded] = []
+    """A keeper (expert scores 10,000 on every daily) and the list of what it publishes on the stream."""
+    published: list[Awarded] = []
 
-    async def listen(awarded: Awarded) -> None:
-        heard.append(awarded)
+    def publish(event: GameEvent) -> None:
+        assert isinstance(event, Awarded), "the keeper publishes only what it handed out"
+        published.append(event)
 
-    keeper = AchievementKeeper(store, Clock(), expert_scores_ten_thousand)
-    keeper.on_awarded(listen)
-    return keeper, heard
+    return AchievementKeeper(store, Clock(), expert_scores_ten_thousand, publish), published
 
 
 async def reviewed(seed: int) -> tuple[GameRecord, GameReview]:
@@ -203,11 +202,8 @@ async def test_a_replayed_review_awards_a_perfect_review_once(database: Database
     keeper, heard = listened(store)
     game, review = await reviewed(6)
     await keeper(GameReviewed(game, review))
-    await keeper(GameReviewed(game, review))  # a start-up publishing it again
-    assert [([a.achievement for a in h.awards], h.game) for h in heard] == [
-        (["perfect_review"], game),
-        ([], game),
-    ]
+    await keeper(GameReviewed(game, review))  # a start-up publishing it again: nothing new to say
+    assert [([a.achievement for a in h.awards], h.game) for h in heard] == [(["perfect_review"], game)]
     assert [(a.achievement, a.source) for a in await store.achievements(2)] == [
         ("perfect_review", game.game_id)
     ]
@@ -223,11 +219,10 @@ async def test_a_replayed_game_end_or_daily_end_awards_nothing_twice(database: D
     finished = daily("bbbbbbbbbf", [100] * 9 + [0])
     await keeper(DailyEnded(finished))
     await keeper(DailyEnded(finished))
-    assert [[a.achievement for a in h.awards] for h in heard] == [
-        ["big_turn", "first_win"],
-        [],
-        ["daily_first"],
-        [],
+    assert [([a.achievement for a in h.awards], h.daily) for h in heard] == [
+        (["big_turn", "first_win"], None),
+        (["daily_first"], finished),
+        ([], finished),  # nothing new, still said: the press that finished the daily lets go of it
     ]
     rows = await store.achievements(ANA)
     assert sorted((a.achievement, a.source) for a in rows) == [
@@ -248,3 +243,37 @@ async def test_the_seventh_daily_in_a_row_earns_the_streak(database: Database) -
         await keeper(DailyEnded(replace(daily("bbbbbbbbbf", [50] * 9 + [0]), user_id=user_id)))
     assert "daily_streak" in {a.achievement for a in await store.achievements(ANA)}
     assert "daily_streak" not in {a.achievement for a in await store.achievements(BEN)}
+
+
+async def test_awards_of_a_game_and_of_a_daily_reach_every_subscriber_through_the_stream(
+    database: Database,
+) -> None:
+    store = SqlDailyStore(database)
+    stream = GameStream(NoAnnouncements())
+    keeper = AchievementKeeper(store, Clock(), expert_scores_ten_thousand, stream.publish)
+    heard: list[GameEvent] = []
+
+    async def listen(event: GameEvent) -> None:
+        heard.append(event)
+
+    stream.subscribe(keeper)
+    stream.subscribe(listen)
+    record = synthetic("g7", player(ANA, won=True, best=3500), player(BEN), ended_at=5.0, guild=1)
+    await store.save(daily_row(BEN, 20_000, score=900), None)
+    finished = replace(daily("bbbbbbbbbf", [100] * 9 + [0]), user_id=BEN)
+    stream.publish(GameEnded(record))
+    stream.publish(DailyEnded(finished))
+    await stream.delivered()
+
+    assert heard[:2] == [GameEnded(record), DailyEnded(finished)]
+    awarded = [event for event in heard if isinstance(event, Awarded)]
+    assert [([a.achievement for a in e.awards], e.game, e.daily) for e in awarded] == [
+        (["big_turn", "first_win"], record, None),
+        (["daily_first"], None, finished),
+    ]
+    await stream.close()
+
+
+class NoAnnouncements:
+    async def mark_announced(self, game_ids: list[str]) -> None:
+        pass

@@ -10,10 +10,10 @@ import pytest
 from bot.engine import Ruleset, ScriptedDice
 from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.commands import OUTDATED
-from bot.sessions.manager import SessionManager
+from bot.sessions.events import Cause, GameChanged, GameEvent, GamesRestored
+from bot.sessions.manager import Alarm, SessionManager
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Snapshot
-from bot.sessions.stream import GameChanged, GameEvent
 from bot.settings import GameSettings
 
 CHANNEL, GUILD = 100, 1
@@ -208,12 +208,12 @@ async def test_a_double_tap_on_one_die_leaves_it_selected(h: Harness) -> None:
     assert h.snapshot.selection == ()
 
 
-async def test_a_channel_keeps_no_lock_between_changes(h: Harness) -> None:
-    """A lock per channel ever played would grow with every channel the bot has seen."""
+async def test_a_game_keeps_no_lock_between_changes(h: Harness) -> None:
+    """A lock per game (or channel) ever played would grow with every game the bot has seen."""
     await h.start(ANA, BEN, rolls=[(6, 2), (1, 5, 2, 3, 4, 6)])
     seq = h.snapshot.seq
     await asyncio.gather(*(h.press(ANA, "pick", die, seq=seq) for die in ("0", "1")))
-    assert len(h.manager._locks) == 0
+    assert len(h.manager._locks) == 0 and len(h.manager._openings) == 0
 
 
 async def test_roll_from_a_drawing_older_than_the_last_toggles_uses_the_stored_selection(h: Harness) -> None:
@@ -406,6 +406,31 @@ async def test_a_failed_save_during_the_reminder_does_not_stop_the_timeout(h: Ha
     assert h.snapshot.current == BEN, "the turn still timed out"
 
 
+# ---------------------------------------------------------------------- games by id
+
+
+async def test_a_new_lobby_after_a_game_shares_no_lock_or_alarm_with_it(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    ok(await h.manager.leave(CHANNEL, ANA))  # ben wins: the results stay in the channel
+    old = h.snapshot
+    lobby = ok(await h.manager.open_lobby(GUILD, CHANNEL, CY, NAMES[CY], Ruleset.preset("classic"))).snapshot
+    assert lobby is not None and lobby.game_id != old.game_id and h.snapshot.game_id == lobby.game_id
+    alarms = h.manager._alarms
+    assert alarms.pending(old.game_id) is None and alarms.pending(lobby.game_id) is not None
+
+    async with h.manager._locked(old.game_id) as finished:  # the old game's lock, held
+        assert finished is None, "the old game left the registry with its channel"
+        joined = await asyncio.wait_for(h.manager.join(CHANNEL, ANA, NAMES[ANA]), timeout=1)
+    seated = ok(joined).snapshot
+    assert seated is not None and [seat.user_id for seat in seated.seats] == [CY, ANA], "not blocked"
+
+    stale = Alarm("expire", old.version)
+    await h.manager._ring(old.game_id, stale)  # an alarm of the old game, say from before it ended
+    await h.manager._ring(lobby.game_id, Alarm("expire", lobby.version))  # the lobby's own, now stale
+    assert h.snapshot.stage == "lobby" and h.snapshot.game_id == lobby.game_id, "neither touched the lobby"
+    assert h.heard == [], "nothing changed"
+
+
 # ---------------------------------------------------------------------- restore
 
 
@@ -424,6 +449,32 @@ async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(
     damaged = [(r.levelname, r.exc_info) for r in caplog.records if "Could not restore" in r.getMessage()]
     assert damaged == [("WARNING", None)] * 2, "an operator's condition: one line each, no traceback"
     assert [s.channel_id for s in restored.sessions] == [CHANNEL]
+    await fresh.close()
+
+
+async def test_a_restore_reaches_subscribers_before_the_expired_turn_it_plays_out(h: Harness) -> None:
+    await h.start(ANA, BEN, rolls=[(6, 2)])
+    game_id = h.snapshot.game_id
+    await h.manager.close()
+    await h.clock.advance(3600)  # the bot was down past the turn's deadline
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    heard: list[GameEvent] = []
+
+    async def slow_listener(event: GameEvent) -> None:
+        """A subscriber that takes a while over a restore (reading the board ledger, say)."""
+        if isinstance(event, GamesRestored):
+            await settle()
+        heard.append(event)
+
+    fresh.subscribe(slow_listener)
+    restored = await fresh.restore()
+    assert heard == [GamesRestored(restored)], "restore returns once every subscriber heard it"
+    await settle()
+
+    assert [s.game_id for s in restored.sessions] == [game_id]
+    timed_out = [e for e in heard[1:] if isinstance(e, GameChanged)]
+    assert [e.cause for e in timed_out] == [Cause.TIMER], "the deadline that passed fired, after the restore"
+    assert fresh.snapshot(CHANNEL) is not None and fresh.snapshot(CHANNEL).current == BEN
     await fresh.close()
 
 

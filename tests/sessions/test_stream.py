@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.engine import Ruleset
+from bot.sessions.events import Cause, GameChanged, GameEnded, GameEvent
 from bot.sessions.manager import SessionManager
-from bot.sessions.stream import Cause, GameChanged, GameEnded, GameEvent
 from bot.settings import GameSettings
 from tests.sessions.test_manager import ANA, BEN, CHANNEL, GUILD, Harness, ok, settle
 

@@ -7,7 +7,7 @@ from functools import partial
 
 from bot.ratings import rate_game
 from bot.records import GameRecord
-from bot.sessions.stream import GameEnded
+from bot.sessions.events import GameEnded
 from bot.storage import Database
 from bot.storage.results import mark_announced, write_record
 from bot.storage.tournaments import SqlTournamentStore

@@ -15,8 +15,8 @@ from bot.engine import Ruleset, SeededDice
 from bot.engine.tournament import STAND_IN
 from bot.ratings import rate_game
 from bot.records import GameRecord, PlayerRecord
+from bot.sessions.events import GameEnded
 from bot.sessions.manager import SessionManager
-from bot.sessions.stream import GameEnded
 from bot.sessions.tournament_store import TournamentStore
 from bot.sessions.tournaments import Notice, Tournaments
 from bot.settings import GameSettings
