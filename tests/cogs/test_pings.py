@@ -55,11 +55,27 @@ def changed(channel_id: int, turn_for: int) -> GameChanged:
     return GameChanged(Outcome(snapshot=lobby.snapshot(), turn_for=turn_for), Cause.TIMER)
 
 
-def pinging(
-    bot: FarkleBot, monkeypatch: pytest.MonkeyPatch, takes: float = 0.0
-) -> tuple[Pings, list[tuple[int, int]]]:
+class Sent(list[tuple[int, int]]):
+    """The (channel, member) of each ping sent, which a test can wait for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.grew = asyncio.Event()
+
+    def append(self, ping: tuple[int, int]) -> None:
+        super().append(ping)
+        self.grew.set()
+
+    async def reach(self, count: int, at_most: float = 5.0) -> None:
+        """Wait until `count` pings were sent: a bound on the wait, not a measure of its time."""
+        while len(self) < count:
+            self.grew.clear()
+            await asyncio.wait_for(self.grew.wait(), at_most)
+
+
+def pinging(bot: FarkleBot, monkeypatch: pytest.MonkeyPatch, takes: float = 0.0) -> tuple[Pings, Sent]:
     """The pings subscriber, recording (channel, member) for each ping it would send in `takes` seconds."""
-    sent: list[tuple[int, int]] = []
+    sent = Sent()
 
     async def announce(self: Pings, outcome: Outcome) -> None:
         assert outcome.snapshot is not None and outcome.turn_for is not None
@@ -68,6 +84,12 @@ def pinging(
 
     monkeypatch.setattr(Pings, "announce", announce)
     return Pings(bot, cast(Ledger, None), Delivery(bot.clock)), sent
+
+
+async def yielded(turns: int = 50) -> None:
+    """Let every ready task run a step `turns` times (no clock involved)."""
+    for _ in range(turns):
+        await asyncio.sleep(0)
 
 
 async def answers_in_flight(bot: FarkleBot, count: int = 1) -> tuple[asyncio.Event, list[asyncio.Task[None]]]:
@@ -91,12 +113,12 @@ async def test_a_ping_waits_for_every_answer_in_flight_and_keeps_its_channels_or
     release, answers = await answers_in_flight(bot, 3)
     for event in (changed(1, 10), changed(2, 20), changed(1, 11)):
         await subscriber.on_game_event(event)
-    await asyncio.sleep(0.05)
+    await yielded()
     assert sent == [], "nothing goes out while answers are being sent"
 
     release.set()
     await asyncio.gather(*answers)
-    await asyncio.sleep(0.05)
+    await sent.reach(3)
     assert sorted(sent) == [(1, 10), (1, 11), (2, 20)]
     assert sent.index((1, 10)) < sent.index((1, 11)), "a channel's pings keep their order"
     await bot.close()
@@ -110,7 +132,7 @@ async def test_a_ping_goes_out_anyway_when_answers_never_stop(
     subscriber, sent = pinging(bot, monkeypatch)
     stuck, busy = await answers_in_flight(bot)
     await subscriber.on_game_event(changed(1, 10))
-    await asyncio.sleep(0.3)
+    await sent.reach(1)  # PING_WAIT (0.1 s) passed with the answer still in flight
     assert sent == [(1, 10)]
     stuck.set()
     await asyncio.gather(*busy)
