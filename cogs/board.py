@@ -256,9 +256,12 @@ class Boards(commands.Cog):
             self.bot.after_answers(snapshot.channel_id, partial(self._announce, outcome))
 
     async def _announce(self, outcome: Outcome) -> None:
-        """The turn's ping; a closed game's messages then leave the ledger (nothing shows it any more)."""
-        await self.pings.announce(outcome)
+        """The turn's ping; a closed game's messages then leave the ledger (nothing shows it any more).
+        Once no answer is waiting (as the ping), the next turn's first roll has its live chances solved."""
         snapshot = outcome.snapshot
+        if snapshot is not None and outcome.turn_for is not None:
+            self.manager.solve_next_roll(snapshot.channel_id)
+        await self.pings.announce(outcome)
         if snapshot is not None and snapshot.stage == "closed":
             await self.ledger.forget_game(snapshot.game_id)
 
