@@ -67,6 +67,11 @@ ART_LOOKS = 30
 # wait for its full collection, every few hundred answers, and the memory they took stayed with the
 # process (300 games started 50 at a time: 32 -> 20 KB a game).
 BURST_ANSWERS = 10
+# The collector's thresholds once started (CPython: 700, 10, 10). Every answer leaves cycles (discord.py's
+# interaction and its response, the drawn card's items) but most of a press's allocations die by their
+# reference counts: collecting every 700 allocations walked the presses in flight again and again, a
+# tenth of a Roll's CPU in a burst. The garbage this leaves a little longer is collected after a burst.
+COLLECT_AFTER = (5000, 20, 20)
 # What discord.py keeps of a message whose press is answered by its id alone (`pressed_message_unread`):
 # enough for a `Message` of the right id, channel, author and flags; its components, embeds, mentions and
 # the interaction that posted it are left out (empty).
@@ -267,6 +272,7 @@ class FarkleBot(commands.AutoShardedBot):
         # of presses walks all of it. What start-up left free goes back to the host first.
         release_memory()
         gc.freeze()
+        gc.set_threshold(*COLLECT_AFTER)
 
     async def _await_dice_art(self) -> None:
         """Another shard process uploads the faces at its first start: look for them again now and then."""
