@@ -75,7 +75,17 @@ COLLECT_AFTER = (5000, 20, 20)
 # What discord.py keeps of a message whose press is answered by its id alone (`pressed_message_unread`):
 # enough for a `Message` of the right id, channel, author and flags; its components, embeds, mentions and
 # the interaction that posted it are left out (empty).
-MESSAGE_HEAD = ("id", "channel_id", "guild_id", "type", "content", "author", "flags", "timestamp", "webhook_id")
+MESSAGE_HEAD = (
+    "id",
+    "channel_id",
+    "guild_id",
+    "type",
+    "content",
+    "author",
+    "flags",
+    "timestamp",
+    "webhook_id",
+)
 
 
 class FarkleTree(app_commands.CommandTree["FarkleBot"]):
