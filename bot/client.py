@@ -66,6 +66,25 @@ ART_LOOKS = 30
 # wait for its full collection, every few hundred answers, and the memory they took stayed with the
 # process (300 games started 50 at a time: 32 -> 20 KB a game).
 BURST_ANSWERS = 10
+# The collector's thresholds once started (CPython: 700, 10, 10). Every answer leaves cycles (discord.py's
+# interaction and its response, the drawn card's items) but most of a press's allocations die by their
+# reference counts: collecting every 700 allocations walked the presses in flight again and again, a
+# tenth of a Roll's CPU in a burst. The garbage this leaves a little longer is collected after a burst.
+COLLECT_AFTER = (5000, 20, 20)
+# What discord.py keeps of a message whose press is answered by its id alone (`pressed_message_unread`):
+# enough for a `Message` of the right id, channel, author and flags; its components, embeds, mentions and
+# the interaction that posted it are left out (empty).
+MESSAGE_HEAD = (
+    "id",
+    "channel_id",
+    "guild_id",
+    "type",
+    "content",
+    "author",
+    "flags",
+    "timestamp",
+    "webhook_id",
+)
 
 
 class FarkleTree(app_commands.CommandTree["FarkleBot"]):
@@ -264,6 +283,7 @@ class FarkleBot(commands.AutoShardedBot):
         # of presses walks all of it. What start-up left free goes back to the host first.
         release_memory()
         gc.freeze()
+        gc.set_threshold(*COLLECT_AFTER)
 
     async def _await_dice_art(self) -> None:
         """Another shard process uploads the faces at its first start: look for them again now and then."""
@@ -315,16 +335,18 @@ class FarkleBot(commands.AutoShardedBot):
 
     def pressed_message_unread(self, custom_id: Callable[[str], object]) -> None:
         """Presses whose `custom_id(...)` is true are answered by the message's id alone (the board edge's
-        game buttons): discord.py is not given the pressed message's components to parse."""
+        game buttons): discord.py is given only the pressed message's head (`MESSAGE_HEAD`) to parse."""
         self._message_unread.append(custom_id)
 
     def _parse_interaction(self, parse: Callable[[Any], None], data: Any) -> None:
         """discord.py's INTERACTION_CREATE parser. Every press carries its whole message and discord.py
-        parses all of it (each component of the card, left as cyclic garbage): for a game button, whose
-        answer reads only the message's id, that was a tenth of a Roll's CPU."""
+        parses all of it (each component of the card, left as cyclic garbage, and the command that
+        posted it, its members and mentions): for a game button, whose answer reads only the message's
+        id, that was a tenth of a Roll's CPU."""
         message, pressed = data.get("message"), data.get("data") or {}
         if message is not None and any(f(str(pressed.get("custom_id", ""))) for f in self._message_unread):
-            data["message"] = {**message, "components": []}
+            head = {key: message[key] for key in MESSAGE_HEAD if key in message}
+            data["message"] = {**head, "components": [], "mentions": [], "mention_roles": []}
         parse(data)
 
     def answering(self) -> None:

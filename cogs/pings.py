@@ -13,6 +13,7 @@ import logging
 from functools import partial
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.client import FarkleBot
 from bot.sessions.events import GameChanged, GameEvent
@@ -27,12 +28,18 @@ log = logging.getLogger(__name__)
 PING_WAIT = 1.0
 
 
-async def _ping(channel: discord.PartialMessageable, user_ids: tuple[int, ...], text: str) -> discord.Message:
-    """A message that pings exactly these members and nobody else."""
+async def _ping(bot: FarkleBot, channel_id: int, user_ids: tuple[int, ...], text: str) -> int:
+    """Post a message that pings exactly these members and nobody else; its id. Posted as `channel.send`
+    does, through discord.py's HTTP client, but only the id is read from Discord's answer: the `Message`
+    `send` parsed from it (author, member, mentions) was a tenth of a Bank's CPU, read by nobody."""
     users = [discord.Object(user_id) for user_id in user_ids]
     only_them = discord.AllowedMentions(users=users, everyone=False, roles=False)
     mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
-    return await channel.send(f"{mentions} {text}", allowed_mentions=only_them)
+    with handle_message_parameters(
+        f"{mentions} {text}", allowed_mentions=only_them, previous_allowed_mentions=bot.allowed_mentions
+    ) as params:
+        posted = await bot.http.send_message(channel_id, params=params)
+    return int(posted["id"])
 
 
 class Pings:
@@ -72,9 +79,12 @@ class Pings:
         if earlier is not None:
             await asyncio.gather(earlier, return_exceptions=True)
         await self.bot.quiet(PING_WAIT)
+        snapshot = outcome.snapshot
         try:
+            if snapshot is not None and outcome.turn_for is not None:
+                # No answer waits now: the next turn's first roll has its live chances solved, then the ping.
+                self.bot.sessions.solve_next_roll(snapshot.game_id)
             await self.announce(outcome)
-            snapshot = outcome.snapshot
             if snapshot is not None and snapshot.stage == "closed":
                 await self.ledger.forget_game(snapshot.game_id)
         except Exception:
@@ -112,7 +122,7 @@ class Pings:
         board = self.ledger.board(snapshot.game_id)
         if board is None or board.route == "token":
             return
-        await _ping(self.bot.get_partial_messageable(snapshot.channel_id), outcome.invited, text)
+        await _ping(self.bot, snapshot.channel_id, outcome.invited, text)
 
     async def _swap(self, outcome: Outcome, user_id: int | None, text: str) -> None:
         """The channel's one ping: post the new one (None: none), record it, delete the one it replaces."""
@@ -126,8 +136,7 @@ class Pings:
             await self.delivery.swap_ping(snapshot.channel_id, user_id, text)
             self.ledger.pinged(board, None, turn)
             return
-        channel = self.bot.get_partial_messageable(snapshot.channel_id)
-        ping = await _ping(channel, (user_id,), text) if user_id is not None else None
-        previous = self.ledger.pinged(board, ping.id if ping else None, turn)
+        ping = await _ping(self.bot, snapshot.channel_id, (user_id,), text) if user_id is not None else None
+        previous = self.ledger.pinged(board, ping, turn)
         if previous is not None:
-            await channel.get_partial_message(previous).delete()
+            await self.bot.http.delete_message(snapshot.channel_id, previous)

@@ -6,16 +6,19 @@ it; its log goes to `bot.log` there, and the last lines are shown if it dies.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from .payloads import BENCH_TOKEN
 
 BENCH_DIR = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+IDLE_CPU = 2 / CLOCK_TICKS  # an idle bot's CPU over a quiet spell: its heartbeat, and /proc's rounding
 FARKLE_ENV = {
     "DATABASE_PATH": "farkle.sqlite3",
     "SOLVE_WIN_TABLES": "false",  # minutes of CPU per preset in a worker process: not what is measured
@@ -98,6 +101,17 @@ class BotProcess:
     def cpu(self) -> float:
         """User plus system CPU seconds of the whole process, every thread."""
         return _cpu_seconds(Path(f"/proc/{self.pid}/stat"))
+
+    async def idle(self, quiet: float = 0.3, within: float = 120.0) -> None:
+        """Wait until the process spends no CPU for `quiet` s: what it does after its answers without a
+        request for a while (a solve before a ping, the collector) stays in the shape that caused it."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            before = self.cpu()
+            await asyncio.sleep(quiet)
+            if self.cpu() - before <= IDLE_CPU:
+                return
+        raise TimeoutError(f"{self.module} was still busy after {within} s")
 
     def cpu_with_children(self) -> float:
         """`cpu()` plus its live child processes' (a win-table solver) and the finished ones'."""

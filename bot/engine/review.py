@@ -25,7 +25,7 @@ from bot.engine.dice import dice_from_state
 from bot.engine.events import Event, Farkled, Rolled
 from bot.engine.game import Action, Game
 from bot.engine.luck import Measure, Moment, Step, linked
-from bot.engine.master import modelled
+from bot.engine.master import chance_to_win, modelled
 from bot.engine.messages import Message
 from bot.engine.moves import offered_points, turn_view
 from bot.engine.rules import Ruleset
@@ -335,9 +335,23 @@ def live_chances(game: Game, tables: WinTables | None) -> dict[str, float] | Non
     best move, or on a last chance to pass the leader the chance of passing them; None where neither says."""
     if tables is None or game.phase == "over" or measure_for(game, tables) != "win":
         return None
-    value = _win_valuer(game, tables)
-    if value is None:
+    if game.phase == "turn_start" and modelled(game, tables):
+        # A fresh turn's chance is in the table, as the Hint reads it: the turn the Bank or Farkle before
+        # it passed to is solved later (`solve_next_roll`), not in that press's answer.
+        chance = chance_to_win(game, tables)
+    else:
+        value = _win_valuer(game, tables)
+        chance = max(value(_as_move(game, action)) for action in game.legal_actions()) if value else None
+    if chance is None:
         return None
-    chance = max(value(_as_move(game, action)) for action in game.legal_actions())
     mover = turn_view(game)
     return {mover.player: chance, mover.others[0].id: 1.0 - chance}
+
+
+def solve_next_roll(game: Game, tables: WinTables | None) -> None:
+    """Solve (and keep, in `tables`) the turn a fresh turn's first roll values its moves by (1-2 ms):
+    called at a quiet moment after the press that passed the turn, so no answer waits for it."""
+    if tables is not None and game.phase == "turn_start" and modelled(game, tables):
+        view = turn_view(game)
+        me, other = view.me, view.others[0]
+        tables.turn(me.bank, other.bank, me.farkle_streak, other.farkle_streak)

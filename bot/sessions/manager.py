@@ -101,6 +101,13 @@ class SessionManager:
         session = self._games.get(game_id)
         return session.snapshot() if session else None
 
+    def solve_next_roll(self, game_id: str) -> None:
+        """A quiet moment after a turn passed: its first roll's live chances are solved now, not in the
+        roll's answer (reads the game only: no lock needed)."""
+        session = self._games.get(game_id)
+        if session is not None:
+            session.solve_next_roll()
+
     def snapshots(self) -> list[Snapshot]:
         return [session.snapshot() for session in self._games]
 

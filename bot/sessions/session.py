@@ -15,7 +15,7 @@ import orjson
 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.events import event_from_row, event_row
-from bot.engine.review import live_chances
+from bot.engine.review import live_chances, solve_next_roll
 from bot.engine.winprob import tables_for
 from bot.records import SessionRow, StoredSession
 from bot.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, TURN_TIMEOUT
@@ -268,6 +268,11 @@ class Session:
             chances = live_chances(game, tables_for(game.rules)) or {}
             self._odds = (moment, tuple((int(p), chances[p]) for p in sorted(chances, key=self._seat_order)))
         return self._odds[1]
+
+    def solve_next_roll(self) -> None:
+        """With live odds on, solve now the turn the next roll's chances read (`review.solve_next_roll`)."""
+        if self.table.live_odds and self.game is not None:
+            solve_next_roll(self.game, tables_for(self.game.rules))
 
     def _seat_order(self, player_id: str) -> int:
         return next((i for i, seat in enumerate(self.seats) if seat.player_id == player_id), len(self.seats))

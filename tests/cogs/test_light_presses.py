@@ -57,16 +57,15 @@ def test_only_a_game_buttons_message_is_left_unparsed(
     bot.pressed_message_unread(re.compile(TEMPLATE).fullmatch)  # as the board edge does when it loads
     parsed: list[Any] = []
     components = [{"type": 1, "components": [{"type": 2, "custom_id": custom_id, "style": 1}]}]
-    data = {
-        "data": {"custom_id": custom_id, "component_type": 2},
-        "message": {"id": "7", "components": components},
-    }
+    posted_by = {"id": "9", "type": 2, "name": "farkle", "user": {"id": "5", "username": "ana"}}
+    whole = {"id": "7", "type": 0, "content": "", "components": components, "interaction": posted_by}
+    data = {"data": {"custom_id": custom_id, "component_type": 2}, "message": dict(whole)}
 
     bot._parse_interaction(parsed.append, data)
 
     (message,) = (each["message"] for each in parsed)
-    assert message["id"] == "7"
-    assert message["components"] == (components if kept else [])
+    head = {"id": "7", "type": 0, "content": "", "components": [], "mentions": [], "mention_roles": []}
+    assert message == (whole if kept else head)
 
 
 async def test_a_press_is_answered_without_the_edited_card_sent_back_and_parsed(

@@ -13,7 +13,7 @@ import gc
 import pytest
 
 import bot.client
-from bot.client import BURST_ANSWERS
+from bot.client import BURST_ANSWERS, COLLECT_AFTER
 from bot.render.components import DrawnLayout, DrawnView
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import press_together
@@ -52,3 +52,8 @@ async def test_the_first_quiet_moment_after_a_burst_collects_its_cycles(
     tap = buttons(board)["die:0"].custom_id
     await press_together(table.env, [(table.ana, board, tap)] * BURST_ANSWERS)
     assert collected == [True], "one release, once the last answer of the burst was out"
+
+
+async def test_a_started_bot_collects_young_cycles_less_often(table: Table) -> None:
+    """Set once start-up is done (the collector's cost in a burst: `COLLECT_AFTER`)."""
+    assert gc.get_threshold() == COLLECT_AFTER

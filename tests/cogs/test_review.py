@@ -4,6 +4,7 @@ on the leaderboard."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 
@@ -12,7 +13,7 @@ import pytest
 import simcord
 
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import adopt, forget
+from bot.engine.winprob import TurnValues, WinTables, adopt, forget
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     DIE_EMOJI,
@@ -157,6 +158,34 @@ async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Tabl
     assert (ana, ben) == (table.ana.id, table.ben.id) and ana_chance + ben_chance == pytest.approx(1)
     shown = f"📈 Chances to win: ana {round(ana_chance * 100)}% · ben {round(ben_chance * 100)}%"
     assert shown in description(board_message(table.channel))
+
+
+async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = farkle(table.env)
+    solved: list[tuple[int, int, bool]] = []  # (bank, other, while an answer waited) of every turn solved
+    solve = WinTables._solve_turn
+
+    def spy(tables: WinTables, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
+        solved.append((bank, other, asyncio.current_task() in bot._answering))
+        return solve(tables, bank, other, mine, theirs)
+
+    monkeypatch.setattr(WinTables, "_solve_turn", spy)
+    adopt(flat_tables(Ruleset.preset("classic")))
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6), (1, 2, 3, 4, 6, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
+    await act(table.ana, table.channel, "die:0")
+    solved.clear()
+
+    await act(table.ana, table.channel, "bank")  # ben's turn: its chances are the table's, nothing solved
+    assert solved == [(0, 100, False)], "ben's turn is solved once the Bank is answered"
+    assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
+    await act(table.ben, table.channel, "roll")  # the roll reads the turn solved for it
+    assert solved == [(0, 100, False)]
+    snapshot = bot.sessions.snapshot(table.channel.id)
+    assert snapshot is not None and [user for user, _ in snapshot.chances] == [table.ana.id, table.ben.id]
 
 
 async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: simcord.MemberActor) -> None:
