@@ -81,9 +81,6 @@ class Pings:
         await self.bot.quiet(PING_WAIT)
         snapshot = outcome.snapshot
         try:
-            if snapshot is not None and outcome.turn_for is not None:
-                # No answer waits now: the next turn's first roll has its live chances solved, then the ping.
-                self.bot.sessions.solve_next_roll(snapshot.game_id)
             await self.announce(outcome)
             if snapshot is not None and snapshot.stage == "closed":
                 await self.ledger.forget_game(snapshot.game_id)
@@ -95,6 +92,9 @@ class Pings:
         them must not undo or hide the move itself."""
         snapshot = outcome.snapshot
         assert snapshot is not None
+        if outcome.turn_for is not None:
+            # No answer waits now: the next turn's first roll has its live chances solved, then the ping.
+            self.bot.sessions.solve_next_roll(snapshot.game_id)
         tr = public(self.bot, snapshot.language, snapshot.guild_id)
         try:
             if outcome.invited:

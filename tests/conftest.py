@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import gc
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,16 @@ import simcord
 
 from bot.client import FarkleBot
 from bot.settings import GameSettings, Settings
+
+
+@pytest.fixture(autouse=True)
+def collector_thresholds() -> Iterator[None]:
+    """A started bot sets the collector's thresholds for its process (`COLLECT_AFTER`); each test starts
+    from CPython's own, so no test's memory depends on which tests ran before it."""
+    before = gc.get_threshold()
+    yield
+    gc.set_threshold(*before)
+
 
 pytest_plugins = ["tests.databases"]
 
