@@ -68,6 +68,8 @@ Ring = Callable[[Deadline, float], Coroutine[Any, Any, None]]
 
 
 class TournamentBook:
+    """One per door: its jobs change a tournament only through `locked`, `commit` and `notify`."""
+
     def __init__(self, store: TournamentStore, clock: Clock, award: Award, ring: Ring) -> None:
         self.store = store
         self.clock = clock

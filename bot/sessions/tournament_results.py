@@ -29,7 +29,7 @@ class Results:
         self._counting = asyncio.Lock()
         self._failing: set[str] = set()  # uncounted games whose failure was logged
 
-    async def restore(self, owns: Callable[[int], bool]) -> int:
+    async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> int:
         """Bring back every tournament signing up or running, re-arm its deadlines, and open the places
         of matches a crash left without one; crown the champions a crash left unawarded."""
         book = self._book

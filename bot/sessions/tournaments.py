@@ -15,11 +15,9 @@ controls), `Matches` (`tournament_matches.py`: places, Ready, games, forfeits) a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.clock import Clock
 from bot.sessions.manager import SessionManager
-from bot.sessions.tournament_book import Award, Deadline, Listener, TournamentBook
+from bot.sessions.tournament_book import Award, Deadline, TournamentBook
 from bot.sessions.tournament_matches import Matches, TableFor
 from bot.sessions.tournament_results import Results
 from bot.sessions.tournament_signup import SignUp
@@ -57,20 +55,17 @@ class Tournaments:
         self.ready = self._matches.ready
         # Results, and a start-up's recovery.
         self.on_game_event = self._results.on_game_event
+        self.restore = self._results.restore
         self.reconcile = self._results.reconcile
+        # What the delivery side hears, and a clean stop.
+        self.listen = self._book.listen
         self.settled = self._book.settled
         self.close = self._book.close
         games.subscribe(self.on_game_event)
 
-    def listen(self, listener: Listener) -> None:
-        self._book.listen(listener)
-
     def view(self, tournament_id: str) -> TournamentView | None:
         tournament = self._book.running.get(tournament_id)
         return tournament.view() if tournament else None
-
-    def signing_up_in(self, channel_id: int) -> TournamentView | None:
-        return self._book.signing_up_in(channel_id)
 
     def running_in(self, guild_id: int) -> list[TournamentView]:
         return [t.view() for t in self._book.running.values() if t.guild_id == guild_id]
@@ -90,10 +85,6 @@ class Tournaments:
         """Forget-me: the member's name in running tournaments (storage rewrote the stored ones)."""
         for tournament in self._book.running.values():
             tournament.forget(user_id, name)
-
-    async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> int:
-        """Bring back every tournament signing up or running (see `Results.restore`)."""
-        return await self._results.restore(owns)
 
     async def _ring(self, where: Deadline, deadline: float) -> None:
         """A deadline rang: the sign-up's closes it, a match's forfeits whoever wasn't Ready."""
