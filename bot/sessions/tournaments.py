@@ -10,7 +10,8 @@ out as `Notice`s, in order, from one task.
 
 The door is composed of one job each: `SignUp` (`tournament_signup.py`: sign-up, start, the host's
 controls), `Matches` (`tournament_matches.py`: places, Ready, games, forfeits) and `Results`
-(`tournament_results.py`: counting games, restoring, crowning), over the `TournamentBook` they share.
+(`tournament_results.py`: counting games, a start-up's recovery), over the `TournamentBook` they share
+(`tournament_book.py`: locks, writes, notices, deadlines, rounds and the champion's award).
 """
 
 from __future__ import annotations
