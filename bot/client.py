@@ -248,9 +248,12 @@ class FarkleBot(commands.AutoShardedBot):
         self._achievements = AchievementKeeper(self._daily.store, self.clock, self._daily.expert, publish)
         self._sessions.subscribe(self._achievements)
         self._tournaments = Tournaments(
-            SqlTournamentStore(self._db), self.clock, self._sessions, self._table_for
+            SqlTournamentStore(self._db),
+            self.clock,
+            self._sessions,
+            self._achievements.award_champion,
+            self._table_for,
         )
-        self._tournaments.on_champion(self._achievements.award_champion)
         self._stats.also_forget(self._tournaments.forget)
         self._seasons = SeasonKeeper(self._db, self.clock, self.settings.owns_guild)
         for name in EXTENSIONS:

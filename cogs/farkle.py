@@ -27,7 +27,9 @@ from cogs.replay import ReplayCommands, ReplayPage
 from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
 from cogs.threads import NO_THREAD, open_game_thread, show_lobby_in_thread
-from cogs.tournament import TournamentButton, TournamentCommands, TournamentDesk
+from cogs.tournament.button import TournamentButton
+from cogs.tournament.commands import TournamentCommands
+from cogs.tournament.desk import TournamentDesk
 from cogs.watch import WatchCommands
 
 # A server that turned external apps off makes every answer private: a board only its host could see.

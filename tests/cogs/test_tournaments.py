@@ -147,6 +147,11 @@ async def test_eight_player_single_elimination_from_sign_up_to_podium_with_a_no_
     assert "🥇 **p1**" in podium and "🥈 **p2**" in podium
     assert "🥉 **p4**" in podium and "🥉 **p3**" in podium, "both semi-final losers share third"
     assert "🥇 p1 · 3–0" in podium and "p8 · 0–1" in podium, "every entrant's record"
+    stats = await p1.slash(table.channel, "farkle stats")
+    assert stats.response is not None
+    earned = next(f for f in stats.response.embeds[0].fields if f.name.startswith("Achievements"))
+    assert "🏅 Champion" in (earned.value or ""), "the award the client hands the door"
+    assert await query(table.env, "SELECT crowned_at IS NOT NULL FROM tournaments") == [(True,)]
     assert dice.unused == 0 and table.env.errors == []
 
 

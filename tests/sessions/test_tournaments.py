@@ -17,8 +17,9 @@ from bot.ratings import rate_game
 from bot.records import GameRecord, PlayerRecord
 from bot.sessions.events import GameEnded
 from bot.sessions.manager import SessionManager
+from bot.sessions.tournament_book import Notice
 from bot.sessions.tournament_store import TournamentStore
-from bot.sessions.tournaments import Notice, Tournaments
+from bot.sessions.tournaments import Tournaments
 from bot.settings import GameSettings
 from bot.storage import Database
 from bot.storage.sessions import SqlSessionStore
@@ -57,19 +58,19 @@ async def open_desk(db: Database, clock: FakeClock, store: TournamentStore | Non
         settings=GameSettings(_env_file=None, computer_pause=0),
         dice=lambda: SeededDice(1),
     )
-    door = Tournaments(store or SqlTournamentStore(db), clock, manager)
-    desk = Desk(db, clock, manager, door)
-
-    async def listen(notice: Notice) -> None:
-        desk.notices.append(notice)
 
     async def award(user: int, achievement: str, source: str) -> None:
         if desk.awards_fail:
             raise ConnectionError("the process died before the award")
         desk.champions.append((user, achievement, source))
 
+    door = Tournaments(store or SqlTournamentStore(db), clock, manager, award)
+    desk = Desk(db, clock, manager, door)
+
+    async def listen(notice: Notice) -> None:
+        desk.notices.append(notice)
+
     door.listen(listen)
-    door.on_champion(award)
     await door.restore()  # as the bot does: before the games, whose restore announces missed ends
     await manager.restore()
     await door.reconcile()

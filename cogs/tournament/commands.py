@@ -1,16 +1,14 @@
-"""`/farkle tournament`: new, list, show, start, cancel, advance, disqualify; the card's buttons; and the
-delivery of what the tournament door says (card edits, match threads and calls, game boards, podiums).
+"""`/farkle tournament`: new, list, show, start, cancel, advance, disqualify.
 
-A mixin of the `/farkle` group cog for the commands (Discord applies one command group per cog); the
-door is `bot.sessions.tournaments.Tournaments`; every game board goes out through the board edge.
+A mixin of the `/farkle` group cog (Discord applies one command group per cog); the door is
+`bot.sessions.tournaments.Tournaments`, and a new tournament's card is posted by the desk.
 """
 
 from __future__ import annotations
 
 import datetime
-import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
@@ -21,25 +19,15 @@ from bot.engine.messages import N_, Message
 from bot.errors import reply_ephemeral, report_error
 from bot.i18n import for_member
 from bot.render.language import Translator
-from bot.render.tournament import (
-    TEMPLATE,
-    decided_line,
-    match_call,
-    podium,
-    thread_title,
-    tournament_card,
-    tournament_list,
-)
+from bot.render.tournament import tournament_card, tournament_list
 from bot.render.words import echo
-from bot.sessions.tournaments import Answer, Notice, Tournaments
-from cogs.board import Boards
+from bot.sessions.tournaments import Tournaments
 from cogs.delivery import board_scope
-from cogs.language import public
+from cogs.tournament.button import answer_privately
+from cogs.tournament.desk import TournamentDesk
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
-
-log = logging.getLogger(__name__)
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=locale_str("single elimination"), value="single"),
@@ -49,11 +37,6 @@ LENGTH_CHOICES = [
     app_commands.Choice(name=locale_str("one game"), value=1),
     app_commands.Choice(name=locale_str("best of three"), value=3),
 ]
-
-NO_MATCH_THREAD = N_(
-    "I couldn't open a thread for match {key} (I need the Create Public Threads and Send Messages in "
-    "Threads permissions here), so it is played in this channel."
-)
 
 
 def not_a_time(typed: str) -> Message:
@@ -106,10 +89,6 @@ class TournamentCommands(commands.Cog):
         return tr.text(
             "Only members with Manage Server or the {role} role can hold a tournament.", role=f"<@&{role}>"
         )
-
-    async def _tournament_answer(self, interaction: discord.Interaction, answer: Answer, done: str) -> None:
-        tr = for_member(interaction)
-        await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
 
     def _here(self, interaction: discord.Interaction, tournament: str | None) -> str | None:
         """The running tournament named (of this server only), else the one signing up or running in
@@ -189,13 +168,10 @@ class TournamentCommands(commands.Cog):
             signup_until=until,
         )
         if answer.view is None:
-            await self._tournament_answer(interaction, answer, "")
+            await answer_privately(interaction, answer, "")
             return
-        public = await self._tournament_tr(interaction.guild_id)
-        await interaction.response.send_message(**tournament_card(answer.view, public).message)
-        message = await interaction.original_response()
-        boards = cast(Boards, self.bot.get_cog(Boards.__cog_name__))
-        await boards.ledger.attach_card(answer.view.tournament_id, interaction.channel_id, message.id)
+        desk = cast(TournamentDesk, self.bot.get_cog(TournamentDesk.__cog_name__))
+        await desk.post_card(interaction, answer.view)
 
     @tournament.command(
         name="start", description=locale_str("Close sign-up and start this channel's tournament")
@@ -210,9 +186,7 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.start(
             tournament, interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(
-            interaction, answer, N_("Started: the first round's matches are opening.")
-        )
+        await answer_privately(interaction, answer, N_("Started: the first round's matches are opening."))
 
     @tournament.command(name="list", description=locale_str("This server's tournaments, running and past"))
     async def tournament_list(self, interaction: discord.Interaction) -> None:
@@ -248,7 +222,7 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.cancel(
             wanted or "", interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(interaction, answer, N_("The tournament is cancelled."))
+        await answer_privately(interaction, answer, N_("The tournament is cancelled."))
 
     @tournament.command(name="advance", description=locale_str("Decide a stuck match for one of its players"))
     @app_commands.describe(
@@ -267,7 +241,7 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.advance(
             wanted or "", match.strip(), winner.id, interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(interaction, answer, N_("Done: the match is decided."))
+        await answer_privately(interaction, answer, N_("Done: the match is decided."))
 
     @tournament.command(
         name="disqualify", description=locale_str("Remove a player from a running tournament")
@@ -283,119 +257,4 @@ class TournamentCommands(commands.Cog):
         answer = await self.tournaments.disqualify(
             wanted or "", member.id, interaction.user.id, manager=self._manager(interaction)
         )
-        await self._tournament_answer(interaction, answer, N_("Done: the member is disqualified."))
-
-    async def _tournament_tr(self, guild_id: int) -> Translator:
-        return public(self.bot, await self.bot.config.language(guild_id), guild_id)
-
-
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    """Join, Leave and Start on a tournament's card; Ready on a match's call."""
-
-    def __init__(self, tournament: str, action: str, key: str | None) -> None:
-        tail = f":{key}" if key else ""
-        super().__init__(discord.ui.Button(custom_id=f"farkle-tour:{tournament}:{action}{tail}"))
-        self.tournament, self.action, self.key = tournament, action, key
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TournamentButton:
-        return cls(match["tournament"], match["action"], match["key"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("FarkleBot", interaction.client)
-        bot.answering()
-        desk = cast(TournamentDesk | None, bot.get_cog(TournamentDesk.__cog_name__))
-        try:
-            if desk is not None:
-                await desk.pressed(interaction, self.tournament, self.action, self.key)
-        except Exception as error:
-            await report_error(interaction, error)
-
-
-class TournamentDesk(commands.Cog):
-    """The delivery side of tournaments: answers their buttons and shows what the door says."""
-
-    def __init__(self, bot: FarkleBot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.tournaments.listen(self.on_notice)
-
-    @property
-    def boards(self) -> Boards:
-        return cast(Boards, self.bot.get_cog(Boards.__cog_name__))
-
-    async def pressed(
-        self, interaction: discord.Interaction, tournament: str, action: str, key: str | None
-    ) -> None:
-        door, user = self.bot.tournaments, interaction.user
-        match action:
-            case "join":
-                answer = await door.join(tournament, user.id, user.display_name)
-                done = N_("You're signed up. Your matches will ping you.")
-            case "leave":
-                answer = await door.leave(tournament, user.id)
-                done = N_("You've left the tournament.")
-            case "start":
-                manager = interaction.permissions.manage_guild
-                answer = await door.start(tournament, user.id, manager=manager)
-                done = N_("Started: the first round's matches are opening.")
-            case _:
-                answer = await door.ready(tournament, key or "", user.id)
-                done = N_("Ready! The game starts here when your opponent is ready too.")
-        tr = for_member(interaction)
-        await reply_ephemeral(interaction, tr.say(answer.refusal) if answer.refusal else tr.text(done))
-
-    async def _tr(self, guild_id: int) -> Translator:
-        return public(self.bot, await self.bot.config.language(guild_id), guild_id)
-
-    async def on_notice(self, notice: Notice) -> None:
-        view = notice.view
-        tr = await self._tr(view.guild_id)
-        match = view.match(notice.key) if notice.key else None
-        card = await self.boards.ledger.card(view.tournament_id) if notice.kind == "card" else None
-        if card is not None and card.message_id is not None:
-            message = self.bot.get_partial_messageable(card.channel_id).get_partial_message(card.message_id)
-            await message.edit(**tournament_card(view, tr).message)
-        elif notice.kind == "match" and match is not None:
-            await self._open_match(notice, tr)
-        elif notice.kind == "game" and notice.snapshot is not None:
-            await self.boards.publisher.post_in(
-                self.bot.get_partial_messageable(notice.snapshot.channel_id), notice.snapshot
-            )
-        elif notice.kind == "decided" and match is not None:
-            place = notice.place or view.channel_id
-            await self.bot.get_partial_messageable(place).send(decided_line(view, match, tr))
-        elif notice.kind == "podium":
-            await self.bot.get_partial_messageable(view.channel_id).send(**podium(view, tr).message)
-
-    async def _open_match(self, notice: Notice, tr: Translator) -> None:
-        """A thread named for the match, else the tournament's channel (saying so); the call pings both."""
-        view = notice.view
-        match = view.match(notice.key or "")
-        assert match is not None
-        channel = self.bot.get_channel(view.channel_id)
-        place: discord.abc.Messageable | None = None
-        if isinstance(channel, discord.TextChannel):
-            allowed = channel.permissions_for(channel.guild.me)
-            if allowed.create_public_threads and allowed.send_messages_in_threads:
-                try:
-                    place = await channel.create_thread(
-                        name=thread_title(view, match, tr),
-                        type=discord.ChannelType.public_thread,
-                        auto_archive_duration=1440,
-                    )
-                except discord.HTTPException as error:
-                    log.warning(
-                        "Could not open a thread for match %s in %s: %s", match.key, channel.id, error
-                    )
-        in_thread = place is not None
-        if place is None:
-            place = self.bot.get_partial_messageable(view.channel_id)
-            await place.send(tr.text(NO_MATCH_THREAD, key=match.key))
-        text, ready = match_call(view, match, tr)
-        await place.send(text, view=ready, allowed_mentions=discord.AllowedMentions(users=True))
-        place_id = cast(discord.abc.Snowflake, place).id
-        await self.bot.tournaments.place_match(view.tournament_id, match.key, place_id, in_thread=in_thread)
+        await answer_privately(interaction, answer, N_("Done: the member is disqualified."))
