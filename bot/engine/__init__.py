@@ -7,7 +7,9 @@ from bot.engine.game import Game
 from bot.engine.gamekeeps import KeepPreview
 from bot.engine.gamestate import Action, GameResult, IllegalAction, PlayerState, TurnState
 from bot.engine.levels import LEVELS, strategy_for
-from bot.engine.rules import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset
+from bot.engine.ruleoptions import OPTIONS, OptionSpec, RulesError
+from bot.engine.rulepresets import PRESET_NAMES
+from bot.engine.rules import Ruleset
 from bot.engine.scoring import (
     ScoringOption,
     best_points,
