@@ -5,7 +5,7 @@ from bot.engine.errors import UserFacingError
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.gamekeeps import KeepPreview
-from bot.engine.gamestate import Action, GameResult, IllegalAction, PlayerState, TurnState
+from bot.engine.gametypes import Action, GameResult, IllegalAction, PlayerState, TurnState
 from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.ruleoptions import OPTIONS, OptionSpec, RulesError
 from bot.engine.rulepresets import PRESET_NAMES

@@ -6,8 +6,9 @@ state never has to be copied. Rolls come from a `DiceSource` whose state is save
 seed and the same actions always replay to the same game.
 
 `Game` puts the layers together and is the one class the rest of the bot uses: its state and JSON
-(`gamestate`), the checks (`gamekeeps`), turn order and the end of the game (`gameend`) and the turn's
-actions (`gameturn`). Here: a new game, its replay, restoring a saved one, and dispatching an action.
+(`gamestate`, its types in `gametypes`), the checks (`gamekeeps`), turn order and the end of the game
+(`gameend`) and the turn's actions (`gameturn`). Here: a new game, its replay, restoring a saved one, and
+dispatching an action.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import Any
 
 from bot.engine.dice import DiceSource, dice_from_state
 from bot.engine.events import Event, RollOff, event_from_row
-from bot.engine.gamestate import GAME_OVER, JSON_VERSION, Action, IllegalAction
+from bot.engine.gamestate import JSON_VERSION
 from bot.engine.gameturn import GameTurn
+from bot.engine.gametypes import GAME_OVER, Action, IllegalAction
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON

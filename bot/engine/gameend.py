@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import cast
 
 from bot.engine.events import FinalRound, GameOver, Left, Overflow, Playoff, Removed, Safe, TurnStarted
-from bot.engine.gamestate import EndReason, GameResult, GameState, TurnState
+from bot.engine.gamestate import GameState
+from bot.engine.gametypes import EndReason, GameResult, TurnState
 
 
 class GameEnd(GameState):

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.engine.gamestate import GAME_OVER, Action, GameState, IllegalAction
+from bot.engine.gamestate import GameState
+from bot.engine.gametypes import GAME_OVER, Action, IllegalAction
 from bot.engine.messages import Listing, Message
 from bot.engine.scoring import wins_at_once
 

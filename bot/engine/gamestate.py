@@ -3,89 +3,26 @@ them for the board, and the JSON that saves and restores all of it.
 
 Scores belong to *sides*: a side is one player, or one team whose members share a bank and take the
 side's turns in rotation. `GameState` only holds and shows; the modules above it change it
-(`gameend`, `gamekeeps`, `gameturn`, and `game`, which puts them together).
+(`gameend`, `gamekeeps`, `gameturn`, and `game`, which puts them together); the types it holds are
+in `gametypes`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, TypeAlias, cast
+from typing import Any, cast
 
 from bot.engine.dice import DiceSource
-from bot.engine.errors import UserFacingError
 from bot.engine.events import Event, event_row
-from bot.engine.messages import Message
+from bot.engine.gametypes import Action, EndReason, GameResult, Phase, PlayerState, TurnState
 from bot.engine.rules import Ruleset
-from bot.engine.saved import JSON, json_int, json_ints, json_list
+from bot.engine.saved import JSON, json_int, json_list
 from bot.engine.scoring import scoring_tables
 
-Phase: TypeAlias = Literal["turn_start", "choosing", "over"]
-ActionKind: TypeAlias = Literal["roll", "bank", "piggyback", "leave", "timeout"]
-EndReason: TypeAlias = Literal["target", "instant_win", "last_loses", "players_left"]
-
 JSON_VERSION = 1
-GAME_OVER = Message("The game is over.")
-
-
-class IllegalAction(UserFacingError):
-    """A refused action; its `message` is a message id and parameters fit to show the player."""
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One move. `keep` holds positions in the roll on the table (not faces), as the dice buttons do."""
-
-    kind: ActionKind
-    player: str
-    keep: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict[str, JSON]:
-        return {"kind": self.kind, "player": self.player, "keep": list(self.keep)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, JSON]) -> Action:
-        return cls(cast(ActionKind, data["kind"]), str(data["player"]), tuple(json_ints(data["keep"])))
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerState:
-    """One seat as the board shows it; bank, on_board, farkle_streak and safe are the seat's side's."""
-
-    id: str
-    bank: int
-    on_board: bool
-    farkle_streak: int
-    idle_strikes: int
-    team: int | None
-    active: bool
-    safe: bool
-
-
-@dataclass(slots=True)
-class TurnState:
-    """The turn in progress. `game.turn` hands out a copy, so changing it never changes the game."""
-
-    total: int = 0
-    roll: tuple[int, ...] = ()
-    set_aside: tuple[int, ...] = ()
-    dice_left: int = 6
-    rolls: int = 0
-    hot_dice: bool = False
-    piggyback_dice: int | None = None
-    piggybacked: bool = False
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How the game ended: placements are groups of tied ids, best first; players who left come last."""
-
-    winners: tuple[str, ...]
-    placements: tuple[tuple[str, ...], ...]
-    banks: dict[str, int] = field(hash=False)
-    reason: EndReason
 
 
 @dataclass(slots=True)

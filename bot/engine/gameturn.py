@@ -22,7 +22,7 @@ from bot.engine.events import (
 )
 from bot.engine.gameend import GameEnd
 from bot.engine.gamekeeps import ROLL_BEFORE_KEEPING, ROLL_FIRST, GameKeeps
-from bot.engine.gamestate import IllegalAction
+from bot.engine.gametypes import IllegalAction
 from bot.engine.messages import Message
 from bot.engine.scoring import is_penalty_roll, wins_at_once
 

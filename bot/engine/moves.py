@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.engine.events import Banked
 from bot.engine.game import Action, Game
-from bot.engine.gamestate import PlayerState, TurnState
+from bot.engine.gametypes import PlayerState, TurnState
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import scoring_tables
 
