@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.events import Banked
-from bot.engine.game import Action, Game, PlayerState, TurnState
+from bot.engine.game import Action, Game
+from bot.engine.gametypes import PlayerState, TurnState
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import scoring_tables
 
