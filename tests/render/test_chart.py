@@ -84,7 +84,7 @@ def test_a_plan_without_a_turning_point_draws_only_the_line() -> None:
     from bot.render.chart import draw
 
     image = Image.open(io.BytesIO(draw(flat, NAMES))).convert("RGB")
-    assert not any(near(pixel, TURNING) for pixel in image.getdata())
+    assert not any(near(pixel, TURNING) for pixel in image.get_flattened_data())
 
 
 def test_the_bot_starts_without_pillow() -> None:
