@@ -74,6 +74,20 @@ class GameKeeps(GameState):
                 moves.append(Action("bank", player, keep))
         return tuple(moves)
 
+    def best_bank(self) -> tuple[tuple[int, ...], int] | None:
+        """The bank that banks the most now and its turn total (the first of equals, in `legal_actions`'
+        order): what "Bank all" and a timed-out turn bank. One pass over the roll's scoring options, where
+        previewing every bank judged each keep again (a tenth of a Roll's CPU, on every fresh roll)."""
+        best: tuple[tuple[int, ...], int] | None = None
+        for action in self.legal_actions():
+            if action.kind != "bank":
+                continue
+            faces = tuple(sorted(self._turn.roll[position] for position in action.keep))
+            total = self._turn.total + self._tables.score.get(faces, 0)
+            if best is None or total > best[1]:
+                best = (action.keep, total)
+        return best
+
     # ------------------------------------------------------------------ judging one keep or bank
 
     def _judge_keep(self, keep: tuple[int, ...]) -> tuple[tuple[int, ...], int]:

@@ -11,8 +11,8 @@ def banking_keep(game: Game, selection: tuple[int, ...]) -> tuple[int, ...] | No
     legal."""
     if game.preview(selection).can_bank:
         return selection
-    banks = [action.keep for action in game.legal_actions() if action.kind == "bank"]
-    return max(banks, key=lambda keep: game.preview(keep).turn_total, default=None)
+    best = game.best_bank()
+    return None if best is None else best[0]
 
 
 def bank_all(game: Game, selection: tuple[int, ...]) -> int | None:
@@ -20,5 +20,5 @@ def bank_all(game: Game, selection: tuple[int, ...]) -> int | None:
     with a selection, with no roll, or where no bank is legal)."""
     if selection or game.phase != "choosing" or not game.turn.roll:
         return None
-    keep = banking_keep(game, ())
-    return None if keep is None else game.preview(keep).turn_total
+    best = game.best_bank()
+    return None if best is None else best[1]

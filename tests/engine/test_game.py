@@ -779,3 +779,18 @@ def test_games_play_to_the_end_under_every_rule_set(name: str, seed: int) -> Non
             assert top == rules.target
     else:
         assert result.reason == "instant_win" and rules.six_ones_instant_win
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_names, seeds)
+def test_the_best_bank_is_the_bank_whose_preview_totals_most(name: str, seed: int) -> None:
+    """`best_bank` (one pass over the roll's options) against every legal bank previewed, the first of
+    equals, at every step of a random game."""
+    game = new_random_game(name, seed)
+    rng = random.Random(seed)
+    while game.result is None and game.turn_number < TURN_CAP:
+        banks = [action.keep for action in game.legal_actions() if action.kind == "bank"]
+        totals = [game.preview(keep).turn_total for keep in banks]
+        expected = (banks[totals.index(max(totals))], max(totals)) if banks else None
+        assert game.best_bank() == expected
+        game.apply(rng.choice(game.legal_actions()))
