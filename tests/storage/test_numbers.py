@@ -32,6 +32,7 @@ from bot.stats import StatsService
 from bot.storage import Database
 from bot.storage.reviews import RECENT_REVIEWS, SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
+from tests.storage.test_results import over
 
 GUILD = 1
 DAY = 24 * 3600
@@ -90,20 +91,14 @@ def played(index: int, days_ago: float, seated: tuple[int, ...], forfeit: int | 
             leaver = None
             continue
         game.apply(easy.choose(game))
-    ended_at = NOW - days_ago * DAY
-    return Session(
-        game_id=f"g{index:02d}",
-        guild_id=GUILD,
-        channel_id=10 + index,
-        host_id=seats[0].user_id,
-        rules=rules,
-        seats=seats,
-        stage="over",
-        game=game,
-        version=len(game.history) + len(seats) + 2,
-        dice_start=dice_start,
-        started_at=ended_at - 600,
-        ended_at=ended_at,
+    return over(
+        f"g{index:02d}",
+        game,
+        seats,
+        dice_start,
+        guild=GUILD,
+        channel=10 + index,
+        ended_at=NOW - days_ago * DAY,
     )
 
 

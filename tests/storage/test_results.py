@@ -114,12 +114,26 @@ def finished(
     for other in players[1:]:
         game.roll(other)
     assert game.result is not None and game.result.winners == (first,)
+    return over(game_id, game, seats, dice_start, guild=guild, channel=channel, ended_at=ended_at)
+
+
+def over(
+    game_id: str,
+    game: Game,
+    seats: Sequence[Seat],
+    dice_start: dict[str, Any],
+    *,
+    guild: int,
+    channel: int,
+    ended_at: float,
+) -> Session:
+    """The session of a game played to its end, as the session layer archives it: ten minutes long."""
     return Session(
         game_id=game_id,
         guild_id=guild,
         channel_id=channel,
         host_id=seats[0].user_id,
-        rules=rules,
+        rules=game.rules,
         seats=list(seats),
         stage="over",
         game=game,
