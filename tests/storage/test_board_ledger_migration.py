@@ -6,15 +6,13 @@ from __future__ import annotations
 import json
 
 import sqlalchemy as sa
-from alembic import command
 
 from bot.database_url import DatabaseUrl
 from bot.sessions.session import Session
 from bot.storage import open_database
 from bot.storage.boards import SqlBoardLedger
-from bot.storage.database import sqlalchemy_url
-from bot.storage.schema import _config_on
 from bot.storage.sessions import SqlSessionStore
+from tests.storage.test_migrations import written_at
 from tests.storage.test_results import ANA, BEN, GUILD, finished, seat
 
 _INSERT = sa.text(
@@ -37,22 +35,16 @@ async def test_0015_moves_every_sessions_board_into_the_ledger(blank_database_ur
         finished("g1", [seat(ANA), seat(BEN)]),
         finished("g2", [seat(ANA), seat(BEN)], channel=11),
     )
-    engine = sa.create_engine(sqlalchemy_url(blank_database_url), poolclass=sa.NullPool)
-    with engine.connect() as connection:
-        command.upgrade(_config_on(connection), "0014")
-        if connection.in_transaction():
-            connection.commit()
-        with connection.begin():
-            rows = [
-                # the ping in the row's own columns (written behind the moves) wins over the JSON's
-                (in_server, 10, 900, 5, 555, 3, _format_3(in_server, board=900, routes=True)),
-                (in_dm, 11, None, None, None, None, _format_3(in_dm, board=901, routes=False)),
-            ]
-            for session, channel, board, shown, ping, turn, state in rows:
-                values = {"channel": channel, "guild": GUILD, "game": session.game_id}
-                values |= {"version": session.version, "board": board, "state": state, "shown": shown}
-                connection.execute(_INSERT, values | {"ping": ping, "turn": turn})
-    engine.dispose()
+    with written_at(blank_database_url, "0014") as connection:
+        rows = [
+            # the ping in the row's own columns (written behind the moves) wins over the JSON's
+            (in_server, 10, 900, 5, 555, 3, _format_3(in_server, board=900, routes=True)),
+            (in_dm, 11, None, None, None, None, _format_3(in_dm, board=901, routes=False)),
+        ]
+        for session, channel, board, shown, ping, turn, state in rows:
+            values = {"channel": channel, "guild": GUILD, "game": session.game_id}
+            values |= {"version": session.version, "board": board, "state": state, "shown": shown}
+            connection.execute(_INSERT, values | {"ping": ping, "turn": turn})
 
     db, applied = await open_database(blank_database_url)
     try:

@@ -4,10 +4,13 @@ upgraded in place with their data."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from sqlalchemy import text
 
 from bot.database_url import DatabaseUrl
@@ -16,9 +19,23 @@ from bot.sessions.archive import record_of
 from bot.storage import Database, SchemaTooNew, open_database
 from bot.storage.boards import SqlBoardLedger
 from bot.storage.database import BUSY_TIMEOUT_MS, WRITER_CACHE_KIB, sqlalchemy_url
-from bot.storage.schema import available_legacy, head_revision, legacy_upgrade, revisions
+from bot.storage.schema import _config_on, available_legacy, head_revision, legacy_upgrade, migrate, revisions
 from bot.storage.sessions import SqlSessionStore
 from tests.storage.test_results import ANA, BEN, GUILD, NOW, board, finished, seat
+
+
+@contextmanager
+def written_at(url: DatabaseUrl, revision: str) -> Iterator[sa.Connection]:
+    """A blank database migrated up to `revision` only, and a transaction on it for the rows a bot of that
+    revision left behind; the revisions after it run when the test opens the database."""
+    engine = sa.create_engine(sqlalchemy_url(url), poolclass=sa.NullPool)
+    with engine.connect() as connection:
+        command.upgrade(_config_on(connection), revision)
+        if connection.in_transaction():
+            connection.commit()
+        with connection.begin():
+            yield connection
+    engine.dispose()
 
 
 def _schema(connection: sa.Connection) -> list[tuple[str, str]]:
@@ -154,10 +171,6 @@ async def test_sqlite_connections_wait_briefly_and_use_the_write_ahead_log(tmp_p
 def test_stored_ratings_move_to_the_friendly_scale(tmp_path: Path) -> None:
     """Revision 0018: openskill's ordinal (a first loss showed "-1.8") becomes the friendly scale,
     1,000 + 40 × ordinal, never below 0."""
-    from alembic import command
-
-    from bot.storage.schema import _config_on, migrate
-
     engine = sa.create_engine(f"sqlite:///{tmp_path / 'ratings.sqlite3'}")
     with engine.connect() as connection:
         command.upgrade(_config_on(connection), "0014")

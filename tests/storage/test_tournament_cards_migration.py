@@ -5,13 +5,11 @@ on SQLite and PostgreSQL, without touching the tournaments' entrants."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import command
 
 from bot.database_url import DatabaseUrl
 from bot.storage import open_database
 from bot.storage.boards import SqlBoardLedger
-from bot.storage.database import sqlalchemy_url
-from bot.storage.schema import _config_on
+from tests.storage.test_migrations import written_at
 
 _TOURNAMENT = sa.text(
     "INSERT INTO tournaments (tournament_id, guild_id, channel_id, host_id, name, format, rounds, best_of,"
@@ -24,21 +22,15 @@ _ENTRANT = sa.text(
 
 
 async def test_0020_moves_every_card_into_the_ledger(blank_database_url: DatabaseUrl) -> None:
-    engine = sa.create_engine(sqlalchemy_url(blank_database_url), poolclass=sa.NullPool)
-    with engine.connect() as connection:
-        command.upgrade(_config_on(connection), "0018")
-        if connection.in_transaction():
-            connection.commit()
-        with connection.begin():
-            for tournament, channel, stage, card, ended in [
-                ("running1", 500, "running", 9001, None),
-                ("over1", 501, "over", 9002, 50.0),
-                ("nocard1", 502, "signup", None, None),
-            ]:
-                values = {"id": tournament, "channel": channel, "stage": stage, "card": card, "ended": ended}
-                connection.execute(_TOURNAMENT, values)
-                connection.execute(_ENTRANT, {"id": tournament})
-    engine.dispose()
+    with written_at(blank_database_url, "0018") as connection:
+        for tournament, channel, stage, card, ended in [
+            ("running1", 500, "running", 9001, None),
+            ("over1", 501, "over", 9002, 50.0),
+            ("nocard1", 502, "signup", None, None),
+        ]:
+            values = {"id": tournament, "channel": channel, "stage": stage, "card": card, "ended": ended}
+            connection.execute(_TOURNAMENT, values)
+            connection.execute(_ENTRANT, {"id": tournament})
 
     db, applied = await open_database(blank_database_url)
     try:
