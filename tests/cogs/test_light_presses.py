@@ -29,12 +29,7 @@ async def test_a_game_press_carries_the_message_id_but_not_its_components(
             seen.append((self.message.id, len(self.message.components)))
 
     monkeypatch.setattr(discord.Interaction, "_from_data", spy)
-    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
-    await open_game(table.channel, table.ana, table.ben)
-    board = board_message(table.channel)
-    seen.clear()
-    await act(table.ana, table.channel, "roll")
-    await act(table.ana, table.channel, "die:0")
+    board = await roll_and_pick_a_die(table, dice, forgetting=seen)
 
     assert seen == [(board.id, 0), (board.id, 0)]
     # The board was still edited in place, the die picked.
@@ -79,13 +74,20 @@ async def test_a_press_is_answered_without_the_edited_card_sent_back_and_parsed(
         update(self, data)
 
     monkeypatch.setattr(discord.InteractionCallbackResponse, "_update", spy)
-    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
-    await open_game(table.channel, table.ana, table.ben)
-    board = board_message(table.channel)
-    parsed_answers.clear()
-    await act(table.ana, table.channel, "roll")
-    await act(table.ana, table.channel, "die:0")
+    board = await roll_and_pick_a_die(table, dice, forgetting=parsed_answers)
 
     assert parsed_answers == []
     shown = board_message(table.channel)
     assert shown.id == board.id and buttons(shown)["die:0"].custom_id.endswith(":drop:0")  # type: ignore[union-attr]
+
+
+async def roll_and_pick_a_die(table: Table, dice: Dice, forgetting: list[Any]) -> discord.Message:
+    """Two game presses on a fresh board, Roll then the first die; what `forgetting` gathered while the game
+    opened is cleared first, so it holds the presses' alone. The board message as opened."""
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
+    await open_game(table.channel, table.ana, table.ben)
+    board = board_message(table.channel)
+    forgetting.clear()
+    await act(table.ana, table.channel, "roll")
+    await act(table.ana, table.channel, "die:0")
+    return board
