@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
 from bot.engine import simulate
-from bot.engine.dice import ScriptedDice, dice_from_state
-from bot.engine.game import Action, Game
+from bot.engine.dice import ScriptedDice
+from bot.engine.game import Game
 from bot.engine.levels import strategy_for
 from bot.engine.luck import Step, linked, split, turning_point
 from bot.engine.review import GameReview, review
@@ -59,7 +59,7 @@ def cpu_ms(work: Callable[[], object]) -> float:
 def timed(rules: Ruleset, game: Game, start: dict[str, JSON], tables: WinTables | None) -> None:
     players = [p.id for p in game.players]
     review(rules, players, start, game.history, tables)  # warm: Numba kernels, caches of the rules
-    replayed = cpu_ms(lambda: replay(rules, players, start, game.history))
+    replayed = cpu_ms(lambda: Game.replay(rules, players, start, game.history))
     reviewed = cpu_ms(lambda: review(rules, players, start, game.history, tables))
     result = review(rules, players, start, game.history, tables)
     split_ms = cpu_ms(lambda: split_alone(result, players))
@@ -68,13 +68,6 @@ def timed(rules: Ruleset, game: Game, start: dict[str, JSON], tables: WinTables 
         f"{len(result.decisions):>4} decisions {len(result.moments):>5} moments  replay {replayed:>6.1f} ms"
         f"  review with split {reviewed:>7.1f} ms  split's own work {split_ms:>5.1f} ms CPU"
     )
-
-
-def replay(rules: Ruleset, players: list[str], start: dict[str, JSON], actions: Sequence[Action]) -> Game:
-    game = Game.new(rules, players, dice_from_state(start))
-    for action in actions:
-        game.apply(action)
-    return game
 
 
 def split_alone(result: GameReview, players: list[str]) -> None:
