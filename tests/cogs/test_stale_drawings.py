@@ -31,17 +31,14 @@ from tests.cogs.play import (
     open_game,
 )
 from tests.cogs.play import rolled as roll_on_table
+from tests.cogs.play import selected as selected_on
 
 ROLL = (1, 5, 2, 3, 5, 1)  # four scoring dice: 0, 1, 4, 5
 
 
 def selected(table: Table) -> set[int]:
-    board = board_message(table.channel)
-    return {
-        int(key[4:])
-        for key, b in buttons(board).items()
-        if key.startswith("die:") and b.style.name == "success"
-    }
+    """The dice the newest board shows selected."""
+    return set(selected_on(board_message(table.channel)))
 
 
 async def rolled(table: Table, dice: Dice, *rolls: tuple[int, ...]) -> None:
