@@ -208,7 +208,7 @@ async def play_world(
                 port=port,
             ) as preview:
                 table = Table(bot, env, guild, channel, you, friend, preview)
-                gate_page_actions(preview, table.gate, after=lambda: table.mark_published())
+                gate_page_actions(preview, table.gate, after=table.mark_published)
                 driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
                 try:
                     yield table
