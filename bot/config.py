@@ -19,7 +19,7 @@ from bot.engine.messages import N_, Message, Param
 from bot.periods import SeasonLength
 from bot.render.config import DEFAULTS, DELETED, EVERYTHING, RULES, SAVED_RULESET
 from bot.render.words import echo, typed_words
-from bot.server_settings import LANGUAGE, SETTINGS, ServerSetting, stored_values
+from bot.server_settings import LANGUAGE, SEASON, SETTINGS, ServerSetting, stored_values
 from bot.sessions.session import TableSettings
 from bot.settings import GameSettings
 from bot.storage.config import AuditEntry, ConfigRow, SqlConfigStore
@@ -121,12 +121,18 @@ class ConfigService:
 
     async def season(self, guild_id: int) -> SeasonLength:
         """How long the server's seasons last, for its season boards."""
-        return (await self.get(guild_id)).season
+        season: SeasonLength = await self._setting(guild_id, SEASON)
+        return season
 
     async def language(self, guild_id: int) -> str | None:
-        """The server's `language` setting alone (no rules parsed), for public messages outside games."""
-        language: str | None = stored_values((await self._store.load(guild_id)).settings, {})[LANGUAGE.name]
+        """The server's `language` setting, for public messages outside games."""
+        language: str | None = await self._setting(guild_id, LANGUAGE)
         return language
+
+    async def _setting(self, guild_id: int, setting: ServerSetting[Any]) -> Any:
+        """One server setting's value alone: no ruleset parsed for it."""
+        stored = (await self._store.load(guild_id)).settings
+        return stored_values(stored, self._defaults.server_defaults())[setting.name]
 
     async def named(self, guild_id: int) -> dict[str, Ruleset]:
         """The server's saved rulesets by name (one that no longer validates is left out and logged)."""

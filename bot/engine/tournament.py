@@ -26,7 +26,6 @@ from typing import Literal
 Format = Literal["single", "swiss"]
 # How a match was decided: played out, a bye, a no-show, the host's choice, a disqualification.
 How = Literal["played", "bye", "forfeit", "advanced", "disqualified"]
-FORMATS: tuple[Format, ...] = ("single", "swiss")
 
 STAND_IN = 0  # the computer stand-in's id (Discord ids are never 0)
 MOST_ENTRANTS = 64

@@ -20,11 +20,17 @@ class ComputerRunner:
 
     def wake(self, game_id: str) -> None:
         """Start playing the game's computer turn, unless a task is already at it."""
-        if game_id in self._tasks:
+        running = self._tasks.get(game_id)
+        if running is not None and not running.done():  # a finished task's callback may not have run yet
             return
         task = asyncio.create_task(self._play(game_id), name=f"farkle-cpu-{game_id}")
         self._tasks[game_id] = task
-        task.add_done_callback(lambda _: self._tasks.pop(game_id, None))
+        task.add_done_callback(lambda done: self._forget(game_id, done))
+
+    def _forget(self, game_id: str, task: asyncio.Task[None]) -> None:
+        """A finished task leaves, unless a newer one for its game already took its place."""
+        if self._tasks.get(game_id) is task:
+            del self._tasks[game_id]
 
     async def _play(self, game_id: str) -> None:
         """Pause before each move, so players can follow the computer's turn on the board."""

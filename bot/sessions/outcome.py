@@ -22,9 +22,8 @@ class Outcome:
     turn_for: int | None = None
     reminder_for: int | None = None
     opened: bool = False  # a new lobby: this answer posts its message (a rematch pressed twice opens one)
-    invited: tuple[
-        int, ...
-    ] = ()  # members a new lobby asks to join once (a rematch: the last game's players)
+    # Members a new lobby asks to join once (a rematch: the last game's players).
+    invited: tuple[int, ...] = ()
     finished: GameRecord | None = None  # the game ended with this change: its record, as archived
     # Pressed on a drawing older than the game (a board a crash left behind, say): `snapshot` is the game
     # now, so a press on the game's own board is answered by redrawing it; elsewhere `refusal` is said.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -76,7 +77,9 @@ class TournamentBook:
         self.running: dict[str, Tournament] = {}
         self._award = award
         self._ring = ring
-        self._locks: dict[str, asyncio.Lock] = {}
+        # A lock lives while a change holds or awaits it (as the session manager's): tournaments that
+        # ended keep none.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._listeners: list[Listener] = []
         self._outbox: asyncio.Queue[Notice] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None

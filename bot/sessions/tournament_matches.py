@@ -35,9 +35,7 @@ class Matches:
                 return
             live.place, live.in_thread = place, in_thread
             await self._book.commit(tournament)
-            if STAND_IN in live.ready and len(live.ready) == 1:
-                return  # the stand-in's opponent still has to press Ready
-            if len(live.ready) == 2:
+            if len(live.ready) == 2:  # else someone (the stand-in's opponent, say) still has to press Ready
                 await self.open_game(tournament, key)
 
     async def ready(self, tournament_id: str, key: str, user_id: int) -> Answer:

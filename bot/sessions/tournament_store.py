@@ -29,7 +29,8 @@ class TournamentStore(Protocol):
     async def ended_games(self, game_ids: list[str]) -> list[GameRecord]:
         """Those of these games that ended and were archived (their records as stored)."""
 
-    async def of_guild(self, guild_id: int) -> list[TournamentRow]: ...
+    async def of_guild(self, guild_id: int) -> list[tuple[TournamentRow, list[EntrantRow]]]:
+        """The server's newest tournaments, each with its entrants."""
 
     async def join(self, entrant: EntrantRow) -> bool: ...
 

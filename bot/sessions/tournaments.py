@@ -73,13 +73,10 @@ class Tournaments:
 
     async def of_guild(self, guild_id: int) -> list[TournamentView]:
         """A server's tournaments, newest first: running ones as they are now, the rest as stored."""
-        store, views = self._book.store, []
-        for row in await store.of_guild(guild_id):
+        views = []
+        for row, entrants in await self._book.store.of_guild(guild_id):
             running = self._book.running.get(row.tournament_id)
-            if running is not None:
-                views.append(running.view())
-            else:
-                views.append(Tournament.from_row(row, await store.entrants(row.tournament_id)).view())
+            views.append((running or Tournament.from_row(row, entrants)).view())
         return views
 
     async def forget(self, user_id: int, name: str) -> None:

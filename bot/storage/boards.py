@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, RowMapping
 
 from bot.storage.database import Database
@@ -71,7 +71,9 @@ _PINGED = text(
     "UPDATE boards SET ping_message_id = :message, pinged_turn = :turn"
     " WHERE game_id = :game AND channel_id = :channel AND role = :role"
 )
-_ALL = text(f"SELECT {_COLUMNS} FROM boards ORDER BY game_id, channel_id, role")
+_OF_GAMES = text(
+    f"SELECT {_COLUMNS} FROM boards WHERE game_id IN :games ORDER BY game_id, channel_id, role"
+).bindparams(bindparam("games", expanding=True))
 _CARD = text(f"SELECT {_COLUMNS} FROM boards WHERE game_id = :tournament AND role = 'card'")
 _FORGET = text("DELETE FROM boards WHERE game_id = :game AND channel_id = :channel AND role = :role")
 _FORGET_GAME = text("DELETE FROM boards WHERE game_id = :game")
@@ -93,9 +95,11 @@ class SqlBoardLedger:
 
     async def load(self, game_ids: Collection[str]) -> list[BoardRow]:
         """The messages showing these games (a shard's restored games; other shards' rows are theirs)."""
-        wanted = set(game_ids)
-        rows = await self._db.read(lambda connection: connection.execute(_ALL).mappings().all())
-        return [_row(row) for row in rows if row["game_id"] in wanted]
+        if not game_ids:
+            return []
+        wanted = {"games": list(game_ids)}
+        rows = await self._db.read(lambda connection: connection.execute(_OF_GAMES, wanted).mappings().all())
+        return [_row(row) for row in rows]
 
     async def card(self, tournament_id: str) -> BoardRow | None:
         """The message showing a tournament's card (`attach` stores it, role "card")."""

@@ -36,10 +36,11 @@ _JOIN = text(
     "INSERT INTO tournament_entrants (tournament_id, user_id, name, joined_at)"
     " VALUES (:tournament_id, :user_id, :name, :joined_at) ON CONFLICT (tournament_id, user_id) DO NOTHING"
 )
+# Entrants of one or more tournaments, in the order they joined.
 _ENTRANTS = text(
     "SELECT tournament_id, user_id, name, joined_at FROM tournament_entrants"
-    " WHERE tournament_id = :tournament_id ORDER BY joined_at, user_id"
-)
+    " WHERE tournament_id IN :ids ORDER BY joined_at, user_id"
+).bindparams(bindparam("ids", expanding=True))
 
 
 class TournamentTaken(Exception):
@@ -112,8 +113,10 @@ def mark_crowned(connection: Connection, tournament_id: str, now: float) -> None
     )
 
 
-def of_guild(connection: Connection, guild_id: int, limit: int = 25) -> list[TournamentRow]:
-    """A server's tournaments, newest first."""
+def of_guild(
+    connection: Connection, guild_id: int, limit: int = 25
+) -> list[tuple[TournamentRow, list[EntrantRow]]]:
+    """A server's tournaments, newest first, each with its entrants (one query for all of them)."""
     found = connection.execute(
         text(
             f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = :guild"
@@ -121,7 +124,13 @@ def of_guild(connection: Connection, guild_id: int, limit: int = 25) -> list[Tou
         ),
         {"guild": guild_id, "limit": limit},
     ).mappings()
-    return [_row(row) for row in found]
+    rows = [_row(row) for row in found]
+    if not rows:
+        return []
+    signed: dict[str, list[EntrantRow]] = {row.tournament_id: [] for row in rows}
+    for entrant in connection.execute(_ENTRANTS, {"ids": list(signed)}).mappings():
+        signed[entrant["tournament_id"]].append(EntrantRow(**entrant))
+    return [(row, signed[row.tournament_id]) for row in rows]
 
 
 def join(connection: Connection, entrant: EntrantRow) -> bool:
@@ -138,7 +147,7 @@ def leave(connection: Connection, tournament_id: str, user_id: int) -> bool:
 
 
 def entrants(connection: Connection, tournament_id: str) -> list[EntrantRow]:
-    found = connection.execute(_ENTRANTS, {"tournament_id": tournament_id}).mappings()
+    found = connection.execute(_ENTRANTS, {"ids": [tournament_id]}).mappings()
     return [EntrantRow(**row) for row in found]
 
 
@@ -204,7 +213,7 @@ class SqlTournamentStore:
     async def ended_games(self, game_ids: list[str]) -> list[GameRecord]:
         return await self._db.read(partial(ended.records_of, game_ids=game_ids))
 
-    async def of_guild(self, guild_id: int) -> list[TournamentRow]:
+    async def of_guild(self, guild_id: int) -> list[tuple[TournamentRow, list[EntrantRow]]]:
         return await self._db.read(partial(of_guild, guild_id=guild_id))
 
     async def join(self, entrant: EntrantRow) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import partial
 
 from bot.ratings import rate_game
-from bot.records import TournamentRow
+from bot.records import EntrantRow, TournamentRow
 from bot.storage import Database
 from bot.storage.boards import BoardRow, SqlBoardLedger
 from bot.storage.results import write_record
@@ -64,3 +64,18 @@ async def test_a_card_is_a_ledger_row_of_its_tournament(database: Database) -> N
     card = await ledger.card("t1")
     assert card is not None and (card.channel_id, card.message_id) == (500, 9001)
     assert await ledger.card("t2") is None
+
+
+async def test_a_servers_tournaments_come_with_their_own_entrants(database: Database) -> None:
+    store = SqlTournamentStore(database)
+    assert await store.of_guild(1) == []
+    assert await store.create(ROW)
+    assert await store.create(replace(ROW, tournament_id="t2", channel_id=501, created_at=5.0))
+    assert await store.create(replace(ROW, tournament_id="t3", guild_id=2, channel_id=502))
+    for tournament, user, joined in (("t1", 7, 2.0), ("t2", 8, 1.0), ("t1", 6, 1.0), ("t3", 9, 1.0)):
+        assert await store.join(EntrantRow(tournament, user, f"m{user}", joined))
+    found = await store.of_guild(1)
+    assert [(row.tournament_id, [e.user_id for e in entrants]) for row, entrants in found] == [
+        ("t2", [8]),
+        ("t1", [6, 7]),
+    ]
