@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import reply_ephemeral, report_error
+from bot.errors import reply_ephemeral
 from bot.i18n import for_member
 from bot.render.daily import TEMPLATE, awarded_text, daily_board, daily_result, standings_embed
 from bot.render.language import Translator
@@ -29,6 +29,7 @@ from bot.sessions.daily import DailyMove
 from bot.sessions.daily_attempt import DailyAttempt
 from bot.sessions.events import Awarded, GameEvent
 from cogs.board import Boards
+from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -211,11 +212,8 @@ class DailyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
         return cls(int(match["day"]), match["seq"], match["action"], arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("FarkleBot", interaction.client)
-        bot.answering()
-        cog = cast(DailyCommands | None, bot.get_cog("Farkle"))
-        try:
-            if cog is not None:
-                await cog.on_daily_press(interaction, self.day, self.seq, self.action, self.arg)
-        except Exception as error:
-            await report_error(interaction, error)
+        await answer_by_farkle(
+            interaction,
+            DailyCommands,
+            lambda cog: cog.on_daily_press(interaction, self.day, self.seq, self.action, self.arg),
+        )
