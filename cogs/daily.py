@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,6 +28,7 @@ from bot.sessions.daily import DailyMove
 from bot.sessions.daily_attempt import DailyAttempt
 from bot.sessions.events import Awarded, GameEvent
 from cogs.board import Boards
+from cogs.language import server_public
 from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
@@ -62,7 +62,6 @@ class _Finishing:
 
 class DailyCommands(commands.Cog):
     bot: FarkleBot
-    public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
 
     async def cog_load(self) -> None:
         self._finishing: dict[tuple[int, int], _Finishing] = {}  # by (member, day)
@@ -72,7 +71,7 @@ class DailyCommands(commands.Cog):
         """What the channel reads: the server's language, else (a DM) the member's own."""
         if interaction.guild_id is None:
             return for_member(interaction)
-        return self.public(await self.bot.config.language(interaction.guild_id), interaction.guild_id)
+        return await server_public(self.bot, interaction.guild_id)
 
     @app_commands.command(description=locale_str("Play today's daily challenge: the same dice for everyone"))
     async def daily(self, interaction: discord.Interaction) -> None:
@@ -175,7 +174,7 @@ class DailyCommands(commands.Cog):
         record = awarded.game
         if record is None or not awarded.awards:
             return
-        tr = self.public(await self.bot.config.language(record.guild_id), record.guild_id)
+        tr = await server_public(self.bot, record.guild_id)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         delivery = cast(Boards, self.bot.get_cog(Boards.__cog_name__)).delivery
         # Where the app is not a member, channel routes are refused: only the game's token can post.

@@ -7,7 +7,6 @@ A mixin of the `/farkle` group cog (Discord applies one command group per cog); 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -33,6 +32,7 @@ from bot.render.stats import (
 )
 from cogs.confirm import ask_to_confirm
 from cogs.delivery import board_scope
+from cogs.language import server_public
 from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
@@ -54,11 +54,10 @@ def _period(typed: str) -> Period:
 
 class StatsCommands(commands.Cog):
     bot: FarkleBot
-    public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
 
     async def _server_tr(self, guild_id: int) -> Translator:
         """Pages everyone in the channel reads are in the server's language."""
-        return self.public(await self.bot.config.language(guild_id), guild_id)
+        return await server_public(self.bot, guild_id)
 
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
