@@ -37,7 +37,6 @@ from cogs.answers import edit_in_answer
 from cogs.catch_up import CatchUp
 from cogs.delivery import Delivery, answer_with, channel_routes
 from cogs.follow import Follows
-from cogs.language import public
 from cogs.ledger import Ledger
 from cogs.pings import Pings
 from cogs.publish import Publisher
@@ -247,12 +246,6 @@ class Boards(commands.Cog):
             await self.publisher.redraw(snapshot)
         if outcome.reminder_for is None:
             self.follows.changed(snapshot)
-
-    # ------------------------------------------------------------------ languages
-
-    def public(self, setting: str | None, guild_id: int | None) -> Translator:
-        """The language of messages the whole channel reads (`cogs.language`)."""
-        return public(self.bot, setting, guild_id)
 
 
 def _pressed_message(interaction: discord.Interaction) -> int | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -21,7 +20,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import reply_ephemeral, report_error
+from bot.errors import reply_ephemeral
 from bot.i18n import for_member
 from bot.render.daily import TEMPLATE, awarded_text, daily_board, daily_result, standings_embed
 from bot.render.language import Translator
@@ -29,6 +28,8 @@ from bot.sessions.daily import DailyMove
 from bot.sessions.daily_attempt import DailyAttempt
 from bot.sessions.events import Awarded, GameEvent
 from cogs.board import Boards
+from cogs.language import server_public
+from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -61,7 +62,6 @@ class _Finishing:
 
 class DailyCommands(commands.Cog):
     bot: FarkleBot
-    public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
 
     async def cog_load(self) -> None:
         self._finishing: dict[tuple[int, int], _Finishing] = {}  # by (member, day)
@@ -71,7 +71,7 @@ class DailyCommands(commands.Cog):
         """What the channel reads: the server's language, else (a DM) the member's own."""
         if interaction.guild_id is None:
             return for_member(interaction)
-        return self.public(await self.bot.config.language(interaction.guild_id), interaction.guild_id)
+        return await server_public(self.bot, interaction.guild_id)
 
     @app_commands.command(description=locale_str("Play today's daily challenge: the same dice for everyone"))
     async def daily(self, interaction: discord.Interaction) -> None:
@@ -174,7 +174,7 @@ class DailyCommands(commands.Cog):
         record = awarded.game
         if record is None or not awarded.awards:
             return
-        tr = self.public(await self.bot.config.language(record.guild_id), record.guild_id)
+        tr = await server_public(self.bot, record.guild_id)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         delivery = cast(Boards, self.bot.get_cog(Boards.__cog_name__)).delivery
         # Where the app is not a member, channel routes are refused: only the game's token can post.
@@ -211,11 +211,8 @@ class DailyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
         return cls(int(match["day"]), match["seq"], match["action"], arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("FarkleBot", interaction.client)
-        bot.answering()
-        cog = cast(DailyCommands | None, bot.get_cog("Farkle"))
-        try:
-            if cog is not None:
-                await cog.on_daily_press(interaction, self.day, self.seq, self.action, self.arg)
-        except Exception as error:
-            await report_error(interaction, error)
+        await answer_by_farkle(
+            interaction,
+            DailyCommands,
+            lambda cog: cog.on_daily_press(interaction, self.day, self.seq, self.action, self.arg),
+        )

@@ -18,11 +18,11 @@ from bot.errors import reply_ephemeral
 from bot.i18n import for_member, language_of
 from bot.render.choices import matching
 from bot.render.help import help_embed, rules_embed
-from bot.render.language import Translator
 from bot.render.words import echo, rules_name
 from cogs.board import Boards
 from cogs.daily import DailyButton, DailyCommands
 from cogs.delivery import board_scope, channel_routes, forced_ephemeral
+from cogs.language import public
 from cogs.replay import ReplayCommands, ReplayPage
 from cogs.review import ReviewButton, ReviewCommands
 from cogs.stats import PageButton, StatsCommands
@@ -60,9 +60,6 @@ class Farkle(
     def boards(self) -> Boards:
         """The board edge (`cogs.board`): every board and ping this cog's commands produce goes there."""
         return cast(Boards, self.bot.get_cog(Boards.__cog_name__))
-
-    def public(self, setting: str | None, guild_id: int | None) -> Translator:
-        return self.boards.public(setting, guild_id)
 
     # ------------------------------------------------------------------ commands
 
@@ -102,9 +99,9 @@ class Farkle(
         thread, no_thread = await open_game_thread(interaction) if threads else (None, None)
         if thread is not None:
             outcome = await open_in(thread.id)
-            public = self.public(config.table.language, interaction.guild_id)
+            tr = public(self.bot, config.table.language, interaction.guild_id)
             posted = await show_lobby_in_thread(
-                interaction, self.manager, outcome, thread, public, self.boards.publisher.post_in
+                interaction, self.manager, outcome, thread, tr, self.boards.publisher.post_in
             )
             if posted:
                 return

@@ -100,11 +100,17 @@ class Follows:
 
     async def _edits(self, view: View) -> None:
         key, clock = (view.game_id, view.channel_id), self.bot.clock
-        while key in self._latest:
-            await clock.sleep_until(self._last_edit.get(key, 0.0) + EDIT_EVERY)
-            snapshot = self._latest.pop(key)
-            self._last_edit[key] = clock.now()
-            await self._edit(view, snapshot)
+        try:
+            while key in self._latest:
+                await clock.sleep_until(self._last_edit.get(key, 0.0) + EDIT_EVERY)
+                snapshot = self._latest.pop(key, None)
+                if snapshot is None:  # stopped (Stop watching) while waiting
+                    return
+                self._last_edit[key] = clock.now()
+                await self._edit(view, snapshot)
+        finally:  # a follow board's editor lives while it has edits to make, not as long as the process
+            if self._editors.get(key) is asyncio.current_task():
+                del self._editors[key]
 
     async def _edit(self, view: View, snapshot: Snapshot) -> None:
         assert view.message_id is not None
@@ -122,7 +128,9 @@ class Follows:
             await self._end(view)  # it ends with the results
 
     async def _end(self, view: View) -> None:
-        self._latest.pop((view.game_id, view.channel_id), None)
+        key = (view.game_id, view.channel_id)
+        self._latest.pop(key, None)
+        self._last_edit.pop(key, None)
         await self.ledger.forget(view)
 
     def catch_up(self, snapshots: list[Snapshot]) -> None:

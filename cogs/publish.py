@@ -53,10 +53,14 @@ class Publisher:
                 )
 
     async def _repair(self, view: View) -> None:
-        snapshot = self.bot.sessions.game(view.game_id)
-        if snapshot is not None:
-            log.info("An older drawing of game %s landed last: redrawing it", view.game_id)
-            await self.redraw(snapshot)
+        try:
+            snapshot = self.bot.sessions.game(view.game_id)
+            if snapshot is not None:
+                log.info("An older drawing of game %s landed last: redrawing it", view.game_id)
+                await self.redraw(snapshot)
+        finally:  # kept while it runs, not for as long as the process
+            if self._repairs.get(view.game_id) is asyncio.current_task():
+                del self._repairs[view.game_id]
 
     async def redraw(self, snapshot: Snapshot, rendered: Rendered | None = None) -> Shown:
         """Bring a game's board up to date (by its message, or its token), or post a new one if it was

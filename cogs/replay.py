@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import report_error
 from bot.i18n import for_member
 from bot.render.dice import KEYCAP_ART
 from bot.render.replay import REPLAY_TEMPLATE, game_choice, replay_card, replay_pages
@@ -25,6 +24,7 @@ from bot.render.review import replay_marks
 from bot.render.stats import replay_lines
 from bot.render.words import echo
 from cogs.delivery import board_scope
+from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -99,11 +99,8 @@ class ReplayPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY
         return cls(match["game"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("FarkleBot", interaction.client)
-        bot.answering()
-        replays = cast(ReplayCommands | None, bot.get_cog("Farkle"))
-        try:
-            if replays is not None:
-                await replays.turn_replay_page(interaction, self.game_id, self.page)
-        except Exception as error:
-            await report_error(interaction, error)
+        await answer_by_farkle(
+            interaction,
+            ReplayCommands,
+            lambda replays: replays.turn_replay_page(interaction, self.game_id, self.page),
+        )

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import report_error
 from bot.i18n import for_member
 from bot.render.review import CHART_FILE, REVIEW_TEMPLATE, review_card
 from bot.render.words import echo
 from cogs.delivery import board_scope
+from cogs.presses import answer_by_farkle
 from cogs.replay import recent_game_choices
 
 if TYPE_CHECKING:
@@ -79,11 +79,6 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVI
         return cls(match["game"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("FarkleBot", interaction.client)
-        bot.answering()
-        reviews = cast(ReviewCommands | None, bot.get_cog("Farkle"))
-        try:
-            if reviews is not None:
-                await reviews.show_review(interaction, self.game_id)
-        except Exception as error:
-            await report_error(interaction, error)
+        await answer_by_farkle(
+            interaction, ReviewCommands, lambda reviews: reviews.show_review(interaction, self.game_id)
+        )

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.i18n import for_server
 from bot.render.stats import season_embed
 from bot.seasons import SeasonEnded
+from cogs.language import server_public
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -29,9 +29,7 @@ class SeasonPosts(commands.Cog):
     async def post(self, ended: SeasonEnded) -> int | None:
         """The standings, in the server's language; None when the channel is gone or closed to the bot
         (the post is then given up: a season ends once)."""
-        guild = self.bot.get_guild(ended.guild_id)
-        setting = await self.bot.config.language(ended.guild_id)
-        tr = for_server(setting, guild.preferred_locale if guild is not None else None)
+        tr = await server_public(self.bot, ended.guild_id)
         try:
             channel = self.bot.get_channel(ended.channel_id) or await self.bot.fetch_channel(ended.channel_id)
             if not isinstance(channel, discord.abc.Messageable):

@@ -7,15 +7,14 @@ A mixin of the `/farkle` group cog (Discord applies one command group per cog); 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import NOT_IN_DMS, reply_ephemeral, report_error
+from bot.errors import NOT_IN_DMS, reply_ephemeral
 from bot.i18n import for_member
 from bot.periods import Season
 from bot.records import METRICS, PERIODS, Metric, Period
@@ -33,6 +32,8 @@ from bot.render.stats import (
 )
 from cogs.confirm import ask_to_confirm
 from cogs.delivery import board_scope
+from cogs.language import server_public
+from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -53,11 +54,10 @@ def _period(typed: str) -> Period:
 
 class StatsCommands(commands.Cog):
     bot: FarkleBot
-    public: Callable[[str | None, int | None], Translator]  # the `/farkle` cog's language of public messages
 
     async def _server_tr(self, guild_id: int) -> Translator:
         """Pages everyone in the channel reads are in the server's language."""
-        return self.public(await self.bot.config.language(guild_id), guild_id)
+        return await server_public(self.bot, guild_id)
 
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
@@ -199,11 +199,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_T
         return pressed == discord.ComponentType.button.value
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("FarkleBot", interaction.client)
-        bot.answering()
-        pages = cast(StatsCommands | None, bot.get_cog("Farkle"))
-        try:
-            if pages is not None:
-                await pages.turn_page(interaction, self.metric, self.period, self.page)
-        except Exception as error:
-            await report_error(interaction, error)
+        await answer_by_farkle(
+            interaction,
+            StatsCommands,
+            lambda pages: pages.turn_page(interaction, self.metric, self.period, self.page),
+        )

@@ -4,15 +4,16 @@ and is answered privately."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engine.messages import N_
-from bot.errors import reply_ephemeral, report_error
+from bot.errors import reply_ephemeral
 from bot.i18n import for_member
 from bot.render.tournament import TEMPLATE
 from bot.sessions.tournament_book import Answer
+from cogs.presses import answer_press
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -39,12 +40,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(match["tournament"], match["action"], match["key"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("FarkleBot", interaction.client)
-        bot.answering()
-        try:
-            await self._pressed(interaction, bot)
-        except Exception as error:
-            await report_error(interaction, error)
+        await answer_press(interaction, lambda bot: self._pressed(interaction, bot))
 
     async def _pressed(self, interaction: discord.Interaction, bot: FarkleBot) -> None:
         door, user, tournament = bot.tournaments, interaction.user, self.tournament

@@ -16,7 +16,7 @@ from bot.render.tournament import decided_line, match_call, podium, thread_title
 from bot.sessions.tournament_book import Notice
 from bot.sessions.tournament_state import TournamentView
 from cogs.board import Boards
-from cogs.language import public
+from cogs.language import server_public
 
 if TYPE_CHECKING:
     from bot.client import FarkleBot
@@ -43,7 +43,7 @@ class TournamentDesk(commands.Cog):
         return cast(Boards, self.bot.get_cog(Boards.__cog_name__))
 
     async def _tr(self, guild_id: int) -> Translator:
-        return public(self.bot, await self.bot.config.language(guild_id), guild_id)
+        return await server_public(self.bot, guild_id)
 
     async def post_card(self, interaction: discord.Interaction, view: TournamentView) -> None:
         """A new tournament's card, as the answer to the command that opened it; the board ledger keeps

@@ -143,3 +143,23 @@ async def test_a_game_has_at_most_three_follow_boards(table: Table, dice: Dice) 
     assert [answer.ephemeral for answer in answers] == [False, False, False, True]
     last = answers[-1].response
     assert last is not None and "3 follow boards" in last.content
+
+
+async def test_stopping_a_follow_board_with_an_edit_pending_leaves_nothing_behind(
+    table: Table, dice: Dice, env: simcord.Env
+) -> None:
+    lounge = table.guild.create_text_channel("lounge")
+    dice.script(ROLL_OFF, SIX_ONES)
+    await open_game(table.channel, table.ana, table.ben)
+    await table.cy.slash(lounge, "farkle watch", member=table.ana)
+    follow = board_message(lounge)
+    await act(table.ana, table.channel, "roll")  # edited at once
+    await act(table.ana, table.channel, "die:0")  # this edit waits out `EDIT_EVERY`
+    stop = buttons(follow)["farkle-follow"].custom_id
+    since = len(env.http_requests)
+    stopped = await table.cy.click(follow, custom_id=stop)
+    assert not stopped.ephemeral and not lounge.history(), "its owner stopped it"
+    await env.advance_time(3)
+    follows = cast(Boards, farkle(env).get_cog("Boards")).follows
+    assert edits_of(env, follow, since) == 0, "a stopped follow board is not edited"
+    assert not follows._editors and not follows._last_edit, "nor remembered"

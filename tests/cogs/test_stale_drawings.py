@@ -189,6 +189,7 @@ async def test_three_taps_whose_answers_land_newest_first_leave_the_board_showin
     assert shown["roll"].startswith("Roll 3 dice (+250)") and shown["bank"] == "Bank 250", (
         "labelled for three"
     )
+    assert not cast(Boards, farkle(table.env).get_cog("Boards")).publisher._repairs, "a repair done is let go"
 
 
 async def test_without_the_repair_the_double_leaves_an_older_drawing_on_the_board(
