@@ -130,18 +130,22 @@ def match_line(view: TournamentView, match: Match, tr: Translator) -> str:
     second = name(view, match.second, tr)
     if not match.decided:
         games = f" ({match.wins_of(match.first)}–{match.wins_of(match.second)})" if match.games else ""
-        return f"`{match.key}` {first} vs {second}{games}"
+        return f"`{match.key}` {_versus(first, second, tr)}{games}"
     if match.winner is None:
-        return f"`{match.key}` ~~{first}~~ vs ~~{second}~~ · {tr.text(HOW_NAMES['forfeit'])}"
+        both = _versus(f"~~{first}~~", f"~~{second}~~", tr)
+        return f"`{match.key}` {both} · {tr.text(HOW_NAMES['forfeit'])}"
     winner, loser = (first, second) if match.winner == match.first else (second, first)
     result = f"{match.wins_of(match.winner)}–{len(match.games) - match.wins_of(match.winner)}"
     how = match.how or "played"
     said = result if how == "played" else tr.text(HOW_NAMES[how])
-    return (
-        f"`{match.key}` **{winner}** beat {loser} · {said}"
-        if how == "played"
-        else f"`{match.key}` **{winner}** vs ~~{loser}~~ · {said}"
-    )
+    if how == "played":
+        beat = tr.text("{winner} beat {loser}", winner=f"**{winner}**", loser=loser)
+        return f"`{match.key}` {beat} · {said}"
+    return f"`{match.key}` {_versus(f'**{winner}**', f'~~{loser}~~', tr)} · {said}"
+
+
+def _versus(first: str, second: str, tr: Translator) -> str:
+    return tr.text("{first} vs {second}", first=first, second=second)
 
 
 def _bracket(view: TournamentView, tr: Translator) -> str:
@@ -240,9 +244,8 @@ def match_call(view: TournamentView, match: Match, tr: Translator) -> tuple[str,
 
 
 def thread_title(view: TournamentView, match: Match, tr: Translator) -> str:
-    return clip(
-        f"{view.name} · {match.key}: {name(view, match.first, tr)} vs {name(view, match.second, tr)}", 100
-    )
+    players = _versus(name(view, match.first, tr), name(view, match.second, tr), tr)
+    return clip(f"{view.name} · {match.key}: {players}", 100)
 
 
 def decided_line(view: TournamentView, match: Match, tr: Translator) -> str:

@@ -11,7 +11,7 @@ from bot.engine import Ruleset
 from bot.engine.tournament import Bracket
 from bot.i18n import translator
 from bot.render.language import LANGUAGES
-from bot.render.tournament import match_call, podium, tournament_card
+from bot.render.tournament import match_call, match_line, podium, thread_title, tournament_card
 from bot.sessions.tournament_state import Tournament
 from tests.render.test_board_limits import assert_within_limits
 
@@ -67,3 +67,18 @@ def test_the_largest_cards_fit(language: str, format: str) -> None:
     assert over.stage == "over"
     assert_within_limits(tournament_card(over, tr))
     assert_within_limits(podium(over, tr))
+
+
+@pytest.mark.parametrize("language", [language for language in LANGUAGES if language != "en"])
+def test_match_lines_and_thread_titles_are_in_the_readers_language(language: str) -> None:
+    tr = translator(language)
+    running = tournament_of(8)
+    running.bracket = Bracket.start(running.format, list(running.entrants), 3)
+    running.stage = "running"
+    view = running.view()
+    open_match = view.bracket.current[0]
+    lines = [match_line(view, open_match, tr), thread_title(view, open_match, tr)]
+    decided = played_out(tournament_of(8), 1).view()
+    lines += [match_line(decided, match, tr) for match in decided.bracket.rounds[0]]
+    for line in lines:
+        assert " vs " not in line and " beat " not in line, line
