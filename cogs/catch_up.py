@@ -14,7 +14,7 @@ from bot.engine.messages import N_
 from bot.sessions.outcome import Outcome, Restored
 from bot.sessions.session import Snapshot
 from cogs.follow import Follows
-from cogs.language import public
+from cogs.language import public, server_public
 from cogs.ledger import Ledger
 from cogs.pings import Pings
 from cogs.publish import Publisher
@@ -71,6 +71,8 @@ class CatchUp:
 
     async def _run(self, games: list[str], unreadable: tuple[int, ...]) -> None:
         clock = self.bot.clock
+        if unreadable:
+            await self.bot.wait_until_ready()  # the channels' servers known: each notice in its language
         for channel_id in unreadable:
             try:
                 channel = self.bot.get_channel(channel_id)
@@ -79,9 +81,14 @@ class CatchUp:
                     if isinstance(channel, discord.abc.GuildChannel | discord.Thread)
                     else None
                 )
-                notice = public(self.bot, None, guild_id).term(UNREADABLE)
+                tr = (
+                    await server_public(self.bot, guild_id)
+                    if guild_id is not None
+                    else public(self.bot, None, None)
+                )
+                notice = tr.term(UNREADABLE)
                 await self.bot.get_partial_messageable(channel_id).send(notice)
-            except discord.HTTPException as error:
+            except Exception as error:  # a refused post or an unreadable setting: one line, the rest goes on
                 log.warning("Could not tell channel %s its game was not restored: %s", channel_id, error)
             await clock.sleep_until(clock.now() + CATCH_UP_PACE)
         for game_id in games:

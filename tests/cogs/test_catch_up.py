@@ -11,6 +11,7 @@ import json
 import pytest
 import simcord
 
+from bot.i18n import translator
 from cogs.board import SAVED_NOT_SHOWN
 from cogs.catch_up import UNREADABLE, CatchUp
 from tests.cogs.conftest import Dice, Table
@@ -110,6 +111,16 @@ async def test_when_even_the_redraw_fails_the_player_is_told_privately(table: Ta
     assert result.response.content == SAVED_NOT_SHOWN
 
 
+async def damage_the_saved_game(table: Table, env: simcord.Env) -> None:
+    """The channel's saved game loses a field it can't be read without."""
+    ((saved,),) = await query(env, "SELECT state FROM sessions WHERE channel_id = :c", c=table.channel.id)
+    state = json.loads(saved)
+    del state["seats"]
+    await execute(
+        env, "UPDATE sessions SET state = :s WHERE channel_id = :c", s=json.dumps(state), c=table.channel.id
+    )
+
+
 async def test_a_damaged_saved_game_is_left_aside_and_the_others_come_back(
     table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot
 ) -> None:
@@ -118,12 +129,7 @@ async def test_a_damaged_saved_game_is_left_aside_and_the_others_come_back(
     dice.script(ROLL_OFF, SIX_ONES)
     await open_game(table.channel, table.ana, table.ben)
     await open_game(other, table.ana, table.ben)
-    ((saved,),) = await query(env, "SELECT state FROM sessions WHERE channel_id = :c", c=table.channel.id)
-    state = json.loads(saved)
-    del state["seats"]
-    await execute(
-        env, "UPDATE sessions SET state = :s WHERE channel_id = :c", s=json.dumps(state), c=table.channel.id
-    )
+    await damage_the_saved_game(table, env)
 
     await restart(env, make_bot)
     await env.advance_time(1)
@@ -163,3 +169,17 @@ async def test_no_first_press_is_refused_after_ten_hard_kills(
         await keep(player, table.channel, 0, 1, 2)
         await act(player, table.channel, "bank")
     assert refused == 0
+
+
+async def test_the_damaged_games_notice_reads_the_servers_language_setting(
+    table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot, admin: simcord.MemberActor
+) -> None:
+    await admin.slash(table.channel, "farkle-config set", option="language", value="fr")
+    dice.script(ROLL_OFF)
+    await open_game(table.channel, table.ana, table.ben)
+    await damage_the_saved_game(table, env)
+
+    await restart(env, make_bot)
+    await env.advance_time(1)
+
+    assert table.channel.history()[-1].content == translator("fr").term(UNREADABLE) != UNREADABLE
