@@ -53,7 +53,20 @@ class GameKeeps(GameState):
         )
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The current player's moves, one keep per distinct scoring selection (leave/timeout not listed)."""
+        """The current player's moves, one keep per distinct scoring selection (leave/timeout not listed).
+
+        Kept until the next action: a board asks for them up to three times (its chances, "Bank all", a
+        computer's or the Hint's choice), and only an action changes them."""
+        played = len(self._history)
+        if self._legal is None or self._legal[0] != played:
+            self._legal = (played, self._list_legal_actions())
+        return self._legal[1]
+
+    def points_of(self, faces: tuple[int, ...]) -> int:
+        """The points of keeping these sorted faces, known to score (a legal move's keep); none kept: 0."""
+        return self._tables.score[faces] if faces else 0
+
+    def _list_legal_actions(self) -> tuple[Action, ...]:
         if self._seat is None or self._result is not None:
             return ()
         player, t = self._ids[self._seat], self._turn

@@ -82,6 +82,7 @@ class GameState:
         self._result: GameResult | None = None
         self._turn_number = 0
         self._history: list[Action] = []
+        self._legal: tuple[int, tuple[Action, ...]] | None = None  # the moves after that many actions
         self._events: list[Event] = []
 
     # ------------------------------------------------------------------ read-only state
@@ -234,6 +235,7 @@ class GameState:
         self._result = None if data["result"] is None else _result_from_json(data["result"])
         self._turn_number = data["turn_number"]
         self._history = [Action(kind, player, tuple(keep)) for kind, player, keep in data["history"]]
+        self._legal = None
 
 
 def _result_to_json(result: GameResult) -> JSON:

@@ -238,11 +238,13 @@ def _as_move(game: Game, action: Action) -> Move:
         if action.kind == "piggyback":
             return Move("piggyback", (), offered_points(game), t.piggyback_dice or 6)
         return Move("roll", (), 0, 6)
-    preview = game.preview(action.keep)
+    # A legal keep scores: its total and the dice it leaves are read off the roll, not previewed (a
+    # preview judges the keep again, and the live chances value every legal move of every roll).
     faces = tuple(sorted(t.roll[p] for p in action.keep))
+    total = t.total + game.points_of(faces)
     if action.kind == "bank":
-        return Move("bank", faces, preview.turn_total, 0)
-    return Move("roll", faces, preview.turn_total, preview.dice_to_roll)
+        return Move("bank", faces, total, 0)
+    return Move("roll", faces, total, len(t.roll) - len(faces) or 6)
 
 
 def _preference(move: Move) -> tuple[int, int]:

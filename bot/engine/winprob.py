@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import struct
 import threading
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -78,11 +79,24 @@ class WinTables:
         self.margin = margin
         self.key = table_key(rules)
         self._values = values
-        self._offset, self._size = bank_indices(rules)
+        self._size = int(values.shape[2])  # banks in play, from the values themselves
         self._laid_out: tuple[WinGame, TurnSolver] | None = None
         self._laying_out = threading.Lock()
         self._recent_turns = lru_cache(maxsize=RECENT_TURNS)(self._solve_turn)
-        self.unit = score_unit(rules)
+
+    @cached_property
+    def unit(self) -> int:
+        """The points a bank index steps by, read when a game of these rules is first valued: it needs
+        the ruleset's scoring tables (about 120 KB), and most presets loaded at start-up are never played."""
+        return score_unit(self.rules)
+
+    @cached_property
+    def _offset(self) -> int:
+        """The index of a bank of 0 (banks can fall below 0 under some rules), with the unit."""
+        offset, size = bank_indices(self.rules)
+        if size != self._size:
+            raise ValueError("These win tables are damaged (wrong size for their rules).")
+        return offset
 
     def _layout(self) -> tuple[WinGame, TurnSolver]:
         """The rolls, banks and ending the values are read with, laid out at the first turn or bank asked
@@ -182,7 +196,10 @@ class WinTables:
             raise ValueError(f"These win tables are damaged ({error}).") from error
         if version != _VERSION:
             raise ValueError("These win tables were made by another solver version; solve again.")
-        size, streaks = bank_indices(rules)[1], streak_count(rules)
+        # The banks in play are checked against the rules when a game first reads them (`_offset`): the
+        # rules' bank grid needs their scoring tables, built only for rules someone plays.
+        streaks = streak_count(rules)
+        size = math.isqrt(raw.size // (streaks * streaks))
         if raw.size != streaks * streaks * size * size:
             raise ValueError("These win tables are damaged (wrong size).")
         return cls(rules, margin, raw.reshape(streaks, streaks, size, size))  # float32: half the memory

@@ -28,6 +28,7 @@ from bot.engine.events import (
     event_row,
 )
 from bot.engine.game import Action, Game, IllegalAction
+from bot.engine.review import _as_move
 from bot.engine.rules import PRESET_NAMES, Ruleset
 
 CLASSIC = Ruleset.preset("classic")
@@ -794,3 +795,23 @@ def test_the_best_bank_is_the_bank_whose_preview_totals_most(name: str, seed: in
         expected = (banks[totals.index(max(totals))], max(totals)) if banks else None
         assert game.best_bank() == expected
         game.apply(rng.choice(game.legal_actions()))
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_names, seeds)
+def test_a_legal_moves_reading_is_what_its_preview_says_and_the_kept_moves_are_never_stale(
+    name: str, seed: int
+) -> None:
+    """The review's reading of a legal move (its total and dice left, read off the roll without judging
+    the keep again) against the keep previewed; and the legal moves kept between actions against a fresh
+    listing, asked before and after every action of a random game."""
+    game = new_random_game(name, seed)
+    rng = random.Random(seed)
+    while game.result is None and game.turn_number < TURN_CAP:
+        legal = game.legal_actions()
+        assert legal == game._list_legal_actions()
+        for action in legal if game.phase == "choosing" else ():
+            move, preview = _as_move(game, action), game.preview(action.keep)
+            assert move.total == preview.turn_total
+            assert move.dice == (0 if action.kind == "bank" else preview.dice_to_roll)
+        game.apply(rng.choice(legal))

@@ -329,6 +329,18 @@ def test_raw_tables_are_read_in_place_from_an_aligned_body() -> None:
         WinTables.from_bytes(bytes(raw[:-3]))
 
 
+def test_a_body_the_size_of_other_rules_is_refused_as_damaged_when_first_read() -> None:
+    """Loading checks the body is whole (a square of banks); the banks its rules have in play are checked
+    when a game first reads them, since that needs the rules' scoring tables."""
+    entry, other = tables("entry"), tables("plain")
+    assert entry._size != other._size
+    body = other.to_bytes(compress=False)[-other._values.size * 4 :]  # float32 values
+    head = entry.to_bytes(compress=False)[: -entry._values.size * 4]
+    mismatched = WinTables.from_bytes(head + body)
+    with pytest.raises(ValueError, match="damaged"):
+        mismatched.value(0, 0)
+
+
 def test_the_turn_layout_is_made_at_the_first_turn_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every preset's tables load at start-up; the rolls and banks a turn is solved with (up to 1 MB a
     ruleset) are laid out only for rules someone plays, once."""

@@ -17,6 +17,7 @@ import pytest
 
 from bot.engine import winprob
 from bot.engine.rules import PRESET_NAMES, Ruleset
+from bot.engine.scoring import scoring_tables
 from bot.engine.wingame import win_game
 from bot.engine.winprob import WinTables, forget, table_key, tables_for, unsupported
 from bot.engine.winsolve import solve_winprob
@@ -138,7 +139,9 @@ async def test_shipped_tables_stay_in_their_files_until_a_game_reads_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Five presets, few played: their values are memory-mapped (read where a game looks, shared by
-    the shard processes of a host) and no turn layout is made at start-up."""
+    the shard processes of a host) and no turn layout, nor any ruleset's scoring tables, is made at
+    start-up."""
+    scoring_tables.cache_clear()
     laid_out: list[Ruleset] = []
     monkeypatch.setattr(
         winprob, "win_game", lambda rules, margin: laid_out.append(rules) or win_game(rules, margin)
@@ -151,9 +154,11 @@ async def test_shipped_tables_stay_in_their_files_until_a_game_reads_them(
         assert tables is not None
         assert isinstance(mapping_under(tables._values), mmap.mmap), f"{name}: copied out of its file"
     assert laid_out == []
+    assert scoring_tables.cache_info().currsize == 0, "scoring tables built for rules nobody plays"
     classic = tables_for(Ruleset.preset("classic"))
     assert classic is not None and 0 < classic.turn(0, 0).rolling(0, 6) < 1
     assert laid_out == [Ruleset.preset("classic")], "laid out for the rules played, once"
+    assert scoring_tables.cache_info().currsize == 1
 
 
 async def test_stale_shipped_tables_are_not_used_and_say_so(
