@@ -39,14 +39,15 @@ import numpy as np
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.solver import score_unit
-from bot.engine.wingame import Chances, FloatArray, WinGame, bank_indices, streak_count, win_game
+from bot.engine.wingame import Chances, WinGame, bank_indices, streak_count, win_game
 from bot.engine.winturn import TurnSolver
 
 _VERSION = 1
 _MAGIC = b"FWT1"
 _ALIGN = 16  # a raw body starts at a multiple of this, so its float32 values are read in place
 DEFAULT_MARGIN = 3000
-# Solved turns kept per ruleset (8 KB each on average, 12 at most under classic rules: 4 MB when full).
+# Solved turns kept per ruleset (4 KB each on average, 6 at most under classic rules: 2 MB when full;
+# kept as float32, the precision of the tables they are solved from).
 # More than the two-player games in play at once: their rolls interleave, and once the games outnumber
 # the least recently used turns kept, every roll in each of them solves its turn again (1-2 ms).
 RECENT_TURNS = 512
@@ -146,7 +147,7 @@ class WinTables:
             farkled = 1.0 - float(values[b, 0, j, game.reset_to[i]])
         penalized = 1.0 - float(values[b, a, j, game.penalty_to[i]])
         rolling, top = turns.rolling(i, j, farkled, penalized, values[b, 0])
-        return TurnValues(self, bank, other, theirs, rolling, top)
+        return TurnValues(self, bank, other, theirs, rolling.astype(np.float32), top)
 
     def bank_value(self, bank: int, other: int, turn_total: int, theirs: int = 0) -> float:
         """Chance to win after banking `turn_total` now (a bank ends one's own Farkle streak)."""
@@ -213,7 +214,7 @@ class TurnValues:
     own: int  # banks in points
     other: int
     theirs: int
-    _rolling: FloatArray
+    _rolling: Chances  # float32, as kept
     _top: int
 
     def rolling(self, turn_total: int, dice: int) -> float:

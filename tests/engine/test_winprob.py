@@ -505,3 +505,5 @@ def test_a_turn_is_solved_once_while_hundreds_of_games_play_theirs(monkeypatch: 
         for bank, other in states:
             fresh.turn(bank, other)
     assert len(solved) == len(states)
+    kept = fresh.turn(0, 0)._rolling
+    assert kept.dtype == np.float32, "a kept turn takes twice the memory it needs (the tables are float32)"
