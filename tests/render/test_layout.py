@@ -13,7 +13,7 @@ import pytest
 from discord import ButtonStyle, PartialEmoji, SeparatorSpacing, ui
 
 from bot.render import layout
-from bot.render.components import GOLD, GREY
+from bot.render.components import GOLD, GREY, DrawnLayout, DrawnView
 
 DIE = PartialEmoji(name="die_3", id=1234567890123456789)
 ROLL = "farkle:a1b2c3:1-1:roll"
@@ -71,3 +71,27 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
 def test_each_part_sends_what_discord_py_sends(build: Callable[[ModuleType], Any]) -> None:
     assert build(layout).to_component_dict() == build(ui).to_component_dict()
 
+
+def test_a_card_sends_and_counts_what_a_layout_view_does() -> None:
+    """The whole message: the components, the V2 flag, and the component and text counts Discord's
+    limits are checked against (nested parts and a section's button counted)."""
+    ours = DrawnLayout(CASES["container, every part"](layout))
+    theirs = ui.LayoutView(timeout=None)
+    theirs.add_item(CASES["container, every part"](ui))
+    assert ours.to_components() == theirs.to_components()
+    assert ours.has_components_v2() and theirs.has_components_v2()
+    assert ours.total_children_count == theirs.total_children_count == 10
+    assert ours.content_length() == theirs.content_length() > 0
+
+
+def test_a_row_of_page_buttons_sends_what_a_view_does() -> None:
+    """Leaderboard, replay and match-call buttons: one action row on a message with embeds, no V2 flag."""
+    pages = [("◀ Previous", True), ("Next ▶", False)]
+    ours = DrawnView(
+        layout.ActionRow(*(layout.Button(label=label, custom_id=label, disabled=off) for label, off in pages))
+    )
+    theirs = ui.View(timeout=None)
+    for label, off in pages:
+        theirs.add_item(ui.Button(label=label, custom_id=label, disabled=off))
+    assert ours.to_components() == theirs.to_components()
+    assert not ours.has_components_v2() and not theirs.has_components_v2()
