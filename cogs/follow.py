@@ -21,6 +21,7 @@ from bot.engine.messages import N_, Message
 from bot.errors import reply_ephemeral
 from bot.i18n import for_member
 from bot.render.components import Rendered, without_buttons
+from bot.render.layout import ActionRow, Button
 from bot.sessions.session import Snapshot
 from cogs.delivery import answer_with, channel_routes
 from cogs.language import public
@@ -54,10 +55,9 @@ class Follows:
         if snapshot.stage in ("over", "closed"):
             return without_buttons(board)
         tr = public(self.bot, snapshot.language, snapshot.guild_id)
-        stop = discord.ui.Button[discord.ui.LayoutView](
-            label=tr.text("Stop watching"), custom_id=f"{STOP_PREFIX}:{snapshot.game_id}:{channel_id}"
-        )
-        return without_buttons(board, discord.ui.ActionRow(stop))
+        stop_id = f"{STOP_PREFIX}:{snapshot.game_id}:{channel_id}"
+        stop = Button(label=tr.text("Stop watching"), custom_id=stop_id)
+        return without_buttons(board, ActionRow(stop))
 
     async def watch(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
         """Post a follow board of `snapshot`'s game in the interaction's channel, as its answer."""

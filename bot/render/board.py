@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import discord
-from discord import ui
 
 from bot.engine import LEVELS
 from bot.engine.master import plays_as_expert
-from bot.render.components import Part, Rendered, card, heading, rows
+from bot.render.components import Rendered, card, heading, rows
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
+from bot.render.layout import Part, Section, Separator, TextDisplay
 from bot.render.levels import with_skill
 from bot.render.parts import game_button, level_name, names, seat_name, team_name, title_block
 from bot.render.turn import last_turn, set_aside_line, turn_rows
@@ -74,10 +74,10 @@ def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
     footer = tr.text("Game {game} · /farkle rules shows every rule", game=snapshot.game_id)
     parts: list[Part] = [
         title_block(tr.text("🎲 Farkle lobby · {rules} rules", rules=rules_name(rules.name, tr)), *about),
-        ui.Separator(),
-        ui.TextDisplay("\n\n".join(blocks)),
+        Separator(),
+        TextDisplay("\n\n".join(blocks)),
         *_lobby_rows(snapshot, tr),
-        ui.TextDisplay(f"-# {footer}"),
+        TextDisplay(f"-# {footer}"),
     ]
     return card(parts)
 
@@ -210,21 +210,21 @@ def board(
         play.append(aside)
     parts: list[Part] = [
         title_block(title, header_line(snapshot, tr)),
-        ui.TextDisplay("\n\n".join(scores)),
-        ui.Separator(),
-        *([ui.TextDisplay(ended.block)] if ended.block else []),
+        TextDisplay("\n\n".join(scores)),
+        Separator(),
+        *([TextDisplay(ended.block)] if ended.block else []),
         _with_hint(snapshot, tr, "\n".join(play)),
         *turn_rows(snapshot, tr, art, watching=watching),
     ]
     recent = recent_lines(snapshot, tr, ended.shown)
     if recent:
-        parts += [ui.Separator(), ui.TextDisplay(heading(tr.text("Latest"), "\n".join(recent)))]
+        parts += [Separator(), TextDisplay(heading(tr.text("Latest"), "\n".join(recent)))]
     return card(parts)
 
 
 def _with_hint(snapshot: Snapshot, tr: Translator, text: str) -> Part:
     """Whose turn it is, with the Hint button beside it when the server allows hints."""
     if not snapshot.hints:
-        return ui.TextDisplay(text)
+        return TextDisplay(text)
     hint = game_button(snapshot, ButtonAction.HINT, tr.text("Hint"), emoji="💡")
-    return ui.Section(ui.TextDisplay(text), accessory=hint)
+    return Section(TextDisplay(text), accessory=hint)

@@ -12,12 +12,15 @@ a forged id (a 5,000-digit number, say) simply matches nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import ui
 from discord.ui.view import BaseView
+
+from bot.render.layout import ActionRow, Button, Container, Part, Section, TextDisplay, walk
 
 PREFIX = "farkle"
 TEMPLATE = (
@@ -46,24 +49,26 @@ class ButtonRef:
         return f"{PREFIX}:{self.game_id}:{self.seq}:{self.action}{tail}"
 
 
-Button = ui.Button[ui.LayoutView]
-Part = ui.Item[ui.LayoutView]
-
-
 class Drawing(BaseView):
     """A drawing's buttons are answered by what the cogs registered at start-up (the board edge's
     listener, `DynamicItem`s), on any message, so a drawing is never stored in discord.py's view store:
     per edit, that bookkeeping cost as much as drawing the board, and a view answered with `send_message`
     (which skips the `is_dispatchable` check) stayed there for the life of the process, buttons and all.
 
-    A drawing is serialised once, when it is first sent, and then lets go of its items: discord.py links
-    every item to its view and its parent and back, so each drawing sent (a board a press, 20 to 40
-    items) was cyclic garbage that only the cycle collector could free, and collections came with every
-    few presses of a burst. Sent again (a redraw after a failed answer), it sends the same components.
+    It holds light parts (`parts`, `bot/render/layout.py`), not discord.py `ui` items (its `children`
+    stay empty), and serialises them itself, once, when it is first sent: sent again (a redraw after a
+    failed answer), it sends the same components. The parts link to nothing but their children, so a
+    drawing sent is freed by reference counting alone, not left as cyclic garbage for the collector.
+    Its kinds are discord.py's `LayoutView` and `View` too, as discord.py's send and edit methods take
+    those; of a view, they read only what is overridden here (and `timeout`).
     """
 
+    components_v2: ClassVar[bool]
     _sent: list[dict[str, Any]] | None = None
-    _v2: bool = False
+
+    def __init__(self, *parts: Part) -> None:
+        super().__init__(timeout=None)
+        self.parts = parts
 
     def is_dispatchable(self) -> bool:
         return False
@@ -71,31 +76,37 @@ class Drawing(BaseView):
     def is_finished(self) -> bool:
         return True
 
+    def has_components_v2(self) -> bool:
+        return self.components_v2
+
     def to_components(self) -> list[dict[str, Any]]:
         if self._sent is None:
-            self._v2 = super().has_components_v2()
-            self._sent = super().to_components()
-            self._let_go()
+            self._sent = [part.to_component_dict() for part in self.parts]
         return self._sent
 
-    def has_components_v2(self) -> bool:
-        return self._v2 if self._sent is not None else super().has_components_v2()
+    def walk_parts(self) -> Iterator[Part]:
+        return walk(self.parts)
 
-    def _let_go(self) -> None:
-        """Unlink the items from the view and from each other: the drawing is then freed as soon as the
-        message is sent, by reference counting alone."""
-        for item in list(self.walk_children()):
-            item._view = None
-            item._parent = None
-        self._children.clear()
+    @property
+    def total_children_count(self) -> int:
+        """Every component, nested ones too, as Discord counts them against `MOST_COMPONENTS`."""
+        return sum(1 for _ in self.walk_parts())
+
+    def content_length(self) -> int:
+        """The text of every text display, as Discord counts it against `MOST_TEXT`."""
+        return sum(len(part.content) for part in self.walk_parts() if isinstance(part, TextDisplay))
 
 
 class DrawnLayout(Drawing, ui.LayoutView):
-    """A Components V2 drawing (boards and every other card)."""
+    """A Components V2 drawing (boards and every other card): one `Container`."""
+
+    components_v2 = True
 
 
 class DrawnView(Drawing, ui.View):
-    """A drawing for the embeds with buttons that are not boards (leaderboard pages)."""
+    """A drawing for the embeds with buttons that are not boards (leaderboard pages): action rows."""
+
+    components_v2 = False
 
 
 @dataclass(frozen=True)
@@ -115,9 +126,7 @@ class Rendered:
 
 
 def card(parts: list[Part], colour: discord.Colour = GOLD) -> Rendered:
-    view = DrawnLayout(timeout=None)
-    view.add_item(ui.Container(*parts, accent_colour=colour))
-    return Rendered(view)
+    return Rendered(DrawnLayout(Container(*parts, accent_colour=colour)))
 
 
 def heading(title: str, text: str) -> str:
@@ -125,27 +134,23 @@ def heading(title: str, text: str) -> str:
     return f"**{title}**\n{text}"
 
 
-def row(*buttons: Button) -> ui.ActionRow[ui.LayoutView]:
-    return ui.ActionRow(*buttons)
-
-
 def rows(buttons: list[Button], width: int = 5) -> list[Part]:
     """Buttons in action rows of at most `width` each."""
-    return [row(*buttons[i : i + width]) for i in range(0, len(buttons), width)]
+    return [ActionRow(*buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
 def without_buttons(rendered: Rendered, *extra: Part) -> Rendered:
     """The same card for reading, not playing (a spectator's follow board): its action rows dropped, a
     section's button accessory dropped with the section kept as its text; `extra` parts appended."""
-    view = DrawnLayout(timeout=None)
-    for item in rendered.view.children:
-        if not isinstance(item, ui.Container):
+    frames: list[Part] = []
+    for frame in rendered.view.parts:
+        if not isinstance(frame, Container):
             continue
         kept: list[Part] = []
-        for child in item.children:
-            if isinstance(child, ui.Section):
+        for child in frame.children:
+            if isinstance(child, Section):
                 kept.extend(child.children)
-            elif not isinstance(child, ui.ActionRow):
+            elif not isinstance(child, ActionRow):
                 kept.append(child)
-        view.add_item(ui.Container(*kept, *extra, accent_colour=item.accent_colour))
-    return Rendered(view)
+        frames.append(Container(*kept, *extra, accent_colour=frame.accent_colour))
+    return Rendered(DrawnLayout(*frames))

@@ -11,13 +11,13 @@ import datetime
 from collections.abc import Sequence
 
 import discord
-from discord import ui
 
 from bot.engine.daily import DAY_SECONDS, TURNS, TurnEnd
 from bot.records import Award, DailyStanding
-from bot.render.components import Button, Part, Rendered, card, heading, rows
+from bot.render.components import Rendered, card, heading, rows
 from bot.render.dice import DiceArt
 from bot.render.language import Translator
+from bot.render.layout import Button, Part, Separator, TextDisplay
 from bot.render.parts import title_block
 from bot.render.turn import DICE_PER_ROW, aside_text, with_odds
 from bot.render.words import FIELD_LIMIT, capped_name, clip
@@ -61,17 +61,17 @@ def daily_board(attempt: DailyAttempt, tr: Translator, art: DiceArt) -> Rendered
     title = tr.text("🗓️ Daily challenge, {date}", date=day_text(attempt.day))
     parts: list[Part] = [
         title_block(title, f"-# {header}"),
-        ui.TextDisplay(heading(tr.text("Turns"), emoji_line(attempt.ends))),
-        ui.Separator(),
+        TextDisplay(heading(tr.text("Turns"), emoji_line(attempt.ends))),
+        Separator(),
     ]
     if attempt.finished:
         final = heading(tr.text("Final score"), tr.points(attempt.score))
         tomorrow = tr.text("Come back tomorrow for new dice.")
-        parts.append(ui.TextDisplay(f"{final}\n-# {tomorrow}"))
+        parts.append(TextDisplay(f"{final}\n-# {tomorrow}"))
         return card(parts, DAILY_COLOUR)
     status = [tr.text("Turn total **{total}**", total=tr.points(attempt.turn_total))]
     aside = aside_text(attempt.set_aside, attempt.turn_total, False, tr, art)
-    parts.append(ui.TextDisplay("\n".join([*status, *([aside] if aside else [])])))
+    parts.append(TextDisplay("\n".join([*status, *([aside] if aside else [])])))
     dice = [_die(attempt, art, position, face) for position, face in enumerate(attempt.roll)]
     parts += [*rows(dice, width=DICE_PER_ROW), *rows(_controls(attempt, tr))]
     return card(parts, DAILY_COLOUR)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from discord import ui
+from discord import ButtonStyle, PartialEmoji
 
 from bot.engine.messages import N_
-from bot.render.components import Button, ButtonRef
+from bot.render.components import ButtonRef
 from bot.render.language import Translator
+from bot.render.layout import Button, TextDisplay
 from bot.render.words import capped_name, clip
 from bot.sessions.actions import ButtonAction
 from bot.sessions.session import SeatView, Snapshot
@@ -19,11 +20,19 @@ TEAM_NAMES = (N_("Red"), N_("Blue"), N_("Green"), N_("Yellow"))
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"), "master": N_("master")}
 
 
-def game_button(snapshot: Snapshot, action: ButtonAction, label: str | None, **kwargs: object) -> Button:
+def game_button(
+    snapshot: Snapshot,
+    action: ButtonAction,
+    label: str | None,
+    *,
+    arg: int | str | None = None,
+    style: ButtonStyle = ButtonStyle.secondary,
+    emoji: str | PartialEmoji | None = None,
+    disabled: bool = False,
+) -> Button:
     """A plain button with the game's custom id: the board edge answers it on any message."""
-    arg = kwargs.pop("arg", None)
     ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
-    return Button(label=label, custom_id=ref.custom_id, **kwargs)  # type: ignore[arg-type]
+    return Button(custom_id=ref.custom_id, label=label, style=style, emoji=emoji, disabled=disabled)
 
 
 def level_name(level: str, tr: Translator) -> str:
@@ -68,6 +77,6 @@ def team_name(team: int | None, tr: Translator) -> str:
     return tr.term(TEAM_NAMES[(team or 1) - 1])
 
 
-def title_block(title: str, *lines: str) -> ui.TextDisplay[ui.LayoutView]:
+def title_block(title: str, *lines: str) -> TextDisplay:
     """The card's header: a large title, then its lines."""
-    return ui.TextDisplay("\n".join([f"### {clip(title, TITLE_LIMIT)}", *lines]))
+    return TextDisplay("\n".join([f"### {clip(title, TITLE_LIMIT)}", *lines]))

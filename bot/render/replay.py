@@ -8,8 +8,9 @@ import datetime
 import discord
 
 from bot.records import GameSummary
-from bot.render.components import GOLD, Button, DrawnView
+from bot.render.components import GOLD, DrawnView
 from bot.render.language import Translator
+from bot.render.layout import ActionRow, Button
 from bot.render.parts import stored_name
 from bot.render.words import DESCRIPTION_LIMIT, TITLE_LIMIT, clip, rules_name
 
@@ -49,10 +50,9 @@ def replay_card(
     embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=GOLD)
     embed.description = clip("\n".join(pages[page]), DESCRIPTION_LIMIT) or "—"
     embed.set_footer(text=tr.text("Page {page} of {pages}", page=page + 1, pages=len(pages)))
-    view = DrawnView(timeout=None)
-    view.add_item(_page_button(game_id, page - 1, tr.text("◀ Previous"), page == 0))
-    view.add_item(_page_button(game_id, page + 1, tr.text("Next ▶"), page >= len(pages) - 1))
-    return embed, view
+    previous = _page_button(game_id, page - 1, tr.text("◀ Previous"), page == 0)
+    following = _page_button(game_id, page + 1, tr.text("Next ▶"), page >= len(pages) - 1)
+    return embed, DrawnView(ActionRow(previous, following))
 
 
 def game_choice(game: GameSummary, tr: Translator) -> str:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import discord
-from discord import ui
 
 from bot.engine.messages import N_, Listing
 from bot.render.board import recent_lines
-from bot.render.components import GREY, Part, Rendered, card, heading, row
+from bot.render.components import GREY, Rendered, card, heading
 from bot.render.language import Translator
+from bot.render.layout import ActionRow, Part, Separator, TextDisplay
 from bot.render.parts import game_button, names, title_block
 from bot.render.words import clip, rules_name
 from bot.sessions.actions import ButtonAction
@@ -31,14 +31,14 @@ def results(snapshot: Snapshot, tr: Translator, extra: Sequence[Part] = ()) -> R
         title = tr.text("🏆 Nobody wins!")
     parts: list[Part] = [
         title_block(title),
-        ui.TextDisplay(heading(tr.text("Final standings"), "\n".join(_standings(snapshot, tr)) or "—")),
+        TextDisplay(heading(tr.text("Final standings"), "\n".join(_standings(snapshot, tr)) or "—")),
     ]
     numbers = [block for block in (_best_turn(snapshot, tr), _numbers(snapshot, tr)) if block]
     if numbers:
-        parts += [ui.Separator(), ui.TextDisplay("\n\n".join(numbers))]
+        parts += [Separator(), TextDisplay("\n\n".join(numbers))]
     recent = recent_lines(snapshot, tr)
     if recent:
-        parts += [ui.Separator(), ui.TextDisplay(heading(tr.text("Last moves"), "\n".join(recent)))]
+        parts += [Separator(), TextDisplay(heading(tr.text("Last moves"), "\n".join(recent)))]
     rematch = game_button(
         snapshot, ButtonAction.REMATCH, tr.text("Rematch"), style=discord.ButtonStyle.primary
     )
@@ -47,7 +47,7 @@ def results(snapshot: Snapshot, tr: Translator, extra: Sequence[Part] = ()) -> R
         game=snapshot.game_id,
         rules=rules_name(snapshot.rules.name, tr),
     )
-    parts += [*extra, row(rematch), ui.TextDisplay(f"-# {footer}")]
+    parts += [*extra, ActionRow(rematch), TextDisplay(f"-# {footer}")]
     return card(parts)
 
 
@@ -115,4 +115,4 @@ def closed(snapshot: Snapshot, tr: Translator) -> Rendered:
 
 def moved_board(tr: Translator) -> Rendered:
     """What an old board becomes when `/farkle board` posts a fresh one below."""
-    return card([ui.TextDisplay(tr.text("The board moved down ⬇️"))], GREY)
+    return card([TextDisplay(tr.text("The board moved down ⬇️"))], GREY)

@@ -7,17 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import discord
-from discord import ui
 
 from bot.engine.luck import Moment, Part, split, turning_point
 from bot.engine.luck import skill as skill_rating
 from bot.engine.messages import Param
 from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
 from bot.records import SKILL_DECISIONS, SKILL_MINIMUM
-from bot.render.components import MOST_TEXT, Button, Rendered, card, heading
-from bot.render.components import Part as CardPart
+from bot.render.components import MOST_TEXT, Rendered, card, heading
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
+from bot.render.layout import Button, MediaGallery, TextDisplay
+from bot.render.layout import Part as CardPart
 from bot.render.parts import seat_name, stored_name
 from bot.render.words import TITLE_LIMIT, clip
 from bot.sessions.session import Snapshot
@@ -208,7 +208,7 @@ def review_card(
         "one; dice: what the rolls did after it.",
         threshold=threshold,
     )
-    parts: list[CardPart] = [ui.TextDisplay(head)]
+    parts: list[CardPart] = [TextDisplay(head)]
     budget = (MOST_TEXT - TEXT_SPARE - len(head) - len(footer)) // max(len(review.players), 1)
     for player in review.players:
         name = clip(stored_name(names.get(player.player, player.player), tr), budget // 4)
@@ -217,13 +217,13 @@ def review_card(
         if len(value) > room:  # never clip inside an emoji: keycaps are shorter
             value = _player_value(review, player, tr, KEYCAP_ART)
         value = clip(value, room)
-        parts.append(ui.TextDisplay(heading(name, value)))
+        parts.append(TextDisplay(heading(name, value)))
     if chart:
         item = discord.MediaGalleryItem(
             f"attachment://{CHART_FILE}", description=chart_words(review, names, tr)
         )
-        parts.append(ui.MediaGallery(item))
-    parts.append(ui.TextDisplay(footer))
+        parts.append(MediaGallery(item))
+    parts.append(TextDisplay(footer))
     return card(parts, COLOUR)
 
 

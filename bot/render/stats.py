@@ -10,9 +10,10 @@ from bot.engine import Game
 from bot.engine.events import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
 from bot.records import GameSummary, Metric, Period, Ranked, SeasonPlace, SeasonStanding, StatsRow
-from bot.render.components import GOLD, Button, DrawnView
+from bot.render.components import GOLD, DrawnView
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
+from bot.render.layout import ActionRow, Button
 from bot.render.parts import stored_name
 from bot.render.review import skill_board_value, skill_qualifying, skill_value
 from bot.render.words import DESCRIPTION_LIMIT, capped_name, clip, describe, rules_name
@@ -144,14 +145,11 @@ def _page_button(
     return Button(label=label, disabled=disabled, custom_id=f"farkle-lb:{metric}:{period}:{page}:{which}")
 
 
-def leaderboard_view(
-    metric: Metric, period: Period, page: int, total: int, tr: Translator
-) -> discord.ui.View:
-    view = DrawnView(timeout=None)
+def leaderboard_view(metric: Metric, period: Period, page: int, total: int, tr: Translator) -> DrawnView:
     last = max(0, -(-total // PAGE_SIZE) - 1)
-    view.add_item(_page_button(metric, period, max(page - 1, 0), "prev", page == 0, tr))
-    view.add_item(_page_button(metric, period, min(page + 1, last), "next", page >= last, tr))
-    return view
+    previous = _page_button(metric, period, max(page - 1, 0), "prev", page == 0, tr)
+    following = _page_button(metric, period, min(page + 1, last), "next", page >= last, tr)
+    return DrawnView(ActionRow(previous, following))
 
 
 def stats_embed(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from bot.render.board import board, lobby
-from bot.render.components import Rendered, row
+from bot.render.components import Rendered
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
+from bot.render.layout import ActionRow
 from bot.render.results import closed, results
 from bot.render.review import odds_line, review_button
 from bot.sessions.session import Snapshot
@@ -20,6 +21,6 @@ def render(
     if snapshot.stage == "closed":
         return closed(snapshot, tr)
     if snapshot.stage == "over":
-        return results(snapshot, tr, extra=[row(review_button(snapshot.game_id, tr))])
+        return results(snapshot, tr, extra=[ActionRow(review_button(snapshot.game_id, tr))])
     odds = [line for line in (odds_line(snapshot, tr),) if line]
     return board(snapshot, tr, art, extra_lines=odds, watching=watching)

@@ -8,12 +8,12 @@ so a press on a card drawn before a restart still works.
 from __future__ import annotations
 
 import discord
-from discord import ui
 
 from bot.engine.messages import N_
 from bot.engine.tournament import STAND_IN, TIE_BREAKS, Match, Standing
-from bot.render.components import GREY, Button, DrawnView, Part, Rendered, card, heading, rows
+from bot.render.components import GREY, DrawnView, Rendered, card, heading, rows
 from bot.render.language import Translator
+from bot.render.layout import ActionRow, Button, Part, Separator, TextDisplay
 from bot.render.words import capped_name, clip, rules_name
 from bot.sessions.tournament_state import TournamentView
 
@@ -81,16 +81,16 @@ def tournament_card(view: TournamentView, tr: Translator) -> Rendered:
             minutes,
         )
     )
-    parts: list[Part] = [ui.TextDisplay("\n".join(lines)), ui.Separator()]
+    parts: list[Part] = [TextDisplay("\n".join(lines)), Separator()]
     if view.stage == "signup":
         parts.extend(_signup(view, tr))
     elif view.stage == "cancelled":
-        parts.append(ui.TextDisplay(tr.text("This tournament was cancelled.")))
+        parts.append(TextDisplay(tr.text("This tournament was cancelled.")))
     else:
-        parts.append(ui.TextDisplay(_bracket(view, tr)))
+        parts.append(TextDisplay(_bracket(view, tr)))
         if view.format == "swiss" or view.stage == "over":
             standings = _standings(view, tr, 16, STANDINGS_BUDGET)
-            parts.append(ui.TextDisplay(heading(tr.text("Standings"), standings)))
+            parts.append(TextDisplay(heading(tr.text("Standings"), standings)))
     return card(parts, GREY if view.stage in ("over", "cancelled") else discord.Colour.gold())
 
 
@@ -119,7 +119,7 @@ def _signup(view: TournamentView, tr: Translator) -> list[Part]:
             custom_id=custom_id(view.tournament_id, "start"),
         ),
     ]
-    return [ui.TextDisplay(f"{heading(title, shown)}\n-# {until}"), *rows(buttons)]
+    return [TextDisplay(f"{heading(title, shown)}\n-# {until}"), *rows(buttons)]
 
 
 def match_line(view: TournamentView, match: Match, tr: Translator) -> str:
@@ -211,9 +211,9 @@ def podium(view: TournamentView, tr: Translator) -> Rendered:
         f"### 🏆 {tr.text('{name}: the results', name=discord.utils.escape_markdown(clip(view.name, 100)))}"
     ]
     lines += [f"{MEDALS[s.place - 1]} **{name(view, s.player, tr)}**" for s in top]
-    parts: list[Part] = [ui.TextDisplay("\n".join(lines)), ui.Separator()]
+    parts: list[Part] = [TextDisplay("\n".join(lines)), Separator()]
     records = _standings(view, tr, 64, PODIUM_BUDGET)
-    parts.append(ui.TextDisplay(heading(tr.text("Every entrant's record"), records)))
+    parts.append(TextDisplay(heading(tr.text("Every entrant's record"), records)))
     return card(parts)
 
 
@@ -232,15 +232,12 @@ def match_call(view: TournamentView, match: Match, tr: Translator) -> tuple[str,
         second=name(view, match.second, tr),
         deadline=deadline,
     )
-    drawn = DrawnView(timeout=None)
-    drawn.add_item(
-        Button(
-            label=tr.text("Ready"),
-            style=discord.ButtonStyle.success,
-            custom_id=custom_id(view.tournament_id, "ready", match.key),
-        )
+    ready = Button(
+        label=tr.text("Ready"),
+        style=discord.ButtonStyle.success,
+        custom_id=custom_id(view.tournament_id, "ready", match.key),
     )
-    return clip(text, 2000), drawn
+    return clip(text, 2000), DrawnView(ActionRow(ready))
 
 
 def thread_title(view: TournamentView, match: Match, tr: Translator) -> str:

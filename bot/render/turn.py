@@ -16,9 +16,10 @@ import discord
 
 from bot.engine import Event
 from bot.engine.events import EntryFailed, Farkled, HotDice, PenaltyRoll, Piggybacked, Rolled, TurnStarted
-from bot.render.components import Button, Part, rows
+from bot.render.components import rows
 from bot.render.dice import DiceArt
 from bot.render.language import Translator
+from bot.render.layout import Button, Part, TextDisplay
 from bot.render.parts import game_button
 from bot.render.words import describe
 from bot.sessions.actions import ButtonAction
@@ -183,7 +184,7 @@ def turn_rows(snapshot: Snapshot, tr: Translator, art: DiceArt, *, watching: boo
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
     if watching:
-        return [discord.ui.TextDisplay(line) for line in (watched_roll(snapshot, tr, art),) if line]
+        return [TextDisplay(line) for line in (watched_roll(snapshot, tr, art),) if line]
     dice = [_die_button(snapshot, art, i, face) for i, face in enumerate(turn.roll)]
     roll = game_button(
         snapshot,

@@ -14,6 +14,7 @@ import pytest
 import simcord
 
 from bot.render.components import DrawnView
+from bot.render.layout import ActionRow, Button
 from bot.sessions.commands import OUTDATED
 from cogs import publish
 from cogs.board import SAVED_NOT_SHOWN, Boards
@@ -148,8 +149,7 @@ async def test_a_board_drawn_before_the_upgrade_becomes_a_v2_card(table: Table, 
     await open_game(table.channel, table.ana, table.ben)
     roll_id = buttons(board_message(table.channel))["roll"].custom_id
     bot = farkle(table.env)
-    old_buttons = DrawnView(timeout=None)
-    old_buttons.add_item(discord.ui.Button(label="Roll 6 dice", custom_id=roll_id))
+    old_buttons = DrawnView(ActionRow(Button(label="Roll 6 dice", custom_id=roll_id)))
     old_board = discord.Embed(title="🎲 Farkle game · classic rules", description="**ana's turn**")
     sent = await bot.get_partial_messageable(table.channel.id).send(embed=old_board, view=old_buttons)
     snapshot = bot.sessions.snapshot(table.channel.id)

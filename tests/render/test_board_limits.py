@@ -37,7 +37,7 @@ def assert_within_limits(rendered: Rendered) -> None:
     view = rendered.view
     assert view.total_children_count <= MOST_COMPONENTS
     assert view.content_length() <= MOST_TEXT
-    for item in view.walk_children():
+    for item in view.walk_parts():
         assert len(getattr(item, "label", None) or "") <= 80
         assert len(getattr(item, "custom_id", None) or "") <= 100
 

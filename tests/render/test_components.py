@@ -8,9 +8,9 @@ import re
 import weakref
 
 import pytest
-from discord import ui
 
-from bot.render.components import TEMPLATE, ButtonRef, card, row
+from bot.render.components import TEMPLATE, ButtonRef, card
+from bot.render.layout import ActionRow, Button, TextDisplay
 
 MATCH = re.compile(TEMPLATE)
 
@@ -36,11 +36,10 @@ def test_a_forged_id_matches_nothing(forged: str) -> None:
 
 
 def test_a_drawing_sent_is_freed_without_the_cycle_collector() -> None:
-    """Serialised once when first sent, a drawing lets go of its items: it is not cyclic garbage left for
-    the collector (issue 40), and sent again (a redraw after a failed answer) it sends the same."""
-    view = card(
-        [row(ui.Button(label="Roll", custom_id="farkle:1:1-1:roll")), ui.TextDisplay("**ana's turn**")]
-    ).view
+    """A drawing's parts link to nothing but their children: it is not cyclic garbage left for the
+    collector (issue 40), and sent again (a redraw after a failed answer) it sends the same."""
+    roll = Button(label="Roll", custom_id="farkle:1:1-1:roll")
+    view = card([ActionRow(roll), TextDisplay("**ana's turn**")]).view
     sent = view.to_components()
     assert view.has_components_v2()
     assert view.to_components() == sent and sent[0]["components"][1]["content"] == "**ana's turn**"

@@ -20,7 +20,7 @@ from bot.engine.review import Decision, GameReview, Move, PlayerReview
 from bot.engine.strategies import advise
 from bot.i18n import translator
 from bot.records import GameSummary
-from bot.render.components import Rendered
+from bot.render.components import Drawing, Rendered
 from bot.render.daily import daily_board
 from bot.render.dice import KEYCAP_ART
 from bot.render.help import help_embed, hint_text, rules_embed
@@ -70,7 +70,7 @@ def watched(language: str) -> tuple[Translator, Watched]:
     return Translator(language, catalogue), catalogue
 
 
-def texts(drawn: Rendered | discord.Embed | discord.ui.View | str) -> Iterator[str]:
+def texts(drawn: Rendered | discord.Embed | Drawing | str) -> Iterator[str]:
     if isinstance(drawn, str):
         yield drawn
     elif isinstance(drawn, discord.Embed):
@@ -79,7 +79,7 @@ def texts(drawn: Rendered | discord.Embed | discord.ui.View | str) -> Iterator[s
             yield from (field.name or "", field.value or "")
     else:
         view = drawn.view if isinstance(drawn, Rendered) else drawn
-        for item in view.walk_children():
+        for item in view.walk_parts():
             yield getattr(item, "content", None) or getattr(item, "label", None) or ""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.i18n import translator
+from bot.render.layout import ActionRow
 from bot.render.replay import REPLAY_TEMPLATE, replay_card, replay_pages
 
 
@@ -20,9 +21,11 @@ def test_a_card_names_its_page_and_its_neighbours() -> None:
     pages = [["a"], ["b"], ["c"]]
     embed, view = replay_card("abc123", pages, 9999, translator("en"))
     assert embed.description == "c" and embed.footer.text == "Page 3 of 3"
-    previous, following = view.children
-    assert previous.custom_id == "farkle-replay:abc123:1" and not previous.disabled  # type: ignore[attr-defined]
-    assert following.disabled  # type: ignore[attr-defined]
+    (buttons,) = view.parts
+    assert isinstance(buttons, ActionRow)
+    previous, following = buttons.children
+    assert previous.custom_id == "farkle-replay:abc123:1" and not previous.disabled
+    assert following.disabled
 
-    assert re.fullmatch(REPLAY_TEMPLATE, previous.custom_id or "")  # type: ignore[attr-defined]
+    assert re.fullmatch(REPLAY_TEMPLATE, previous.custom_id)
     assert re.fullmatch(REPLAY_TEMPLATE, "farkle-replay:abc123:" + "9" * 50) is None

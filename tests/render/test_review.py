@@ -7,13 +7,13 @@ import re
 from dataclasses import replace
 
 import pytest
-from discord import ui
 
 from bot.engine.luck import Moment
 from bot.engine.review import COSTLIEST_SHOWN, Decision, GameReview, Move, PlayerReview
 from bot.i18n import translator
 from bot.render.components import MOST_COMPONENTS, MOST_TEXT
 from bot.render.language import LANGUAGES
+from bot.render.layout import MediaGallery, TextDisplay
 from bot.render.review import REVIEW_TEMPLATE, review_button, review_card, split_line
 
 WORST = Decision(
@@ -58,24 +58,16 @@ def test_every_language_draws_a_crowded_review_within_discords_limits(
     review, names = crowded(measure, turning)
     tr = translator(language)
     card = review_card("a1b2c3d4e5", review, names, tr, chart=True)
-    shown = walk(card.view.children)
-    text = [item.content for item in shown if isinstance(item, ui.TextDisplay)]
+    shown = list(card.view.walk_parts())
+    text = [item.content for item in shown if isinstance(item, TextDisplay)]
     assert len(shown) + 1 <= MOST_COMPONENTS and sum(len(t) for t in text) <= MOST_TEXT
     assert len(text) == 1 + 8 + 1, "the head, a block per player, the footer"
     head = text[0]
     assert "📍" in head and tr.number(9999) in head
     for seat, block in enumerate(text[1:9]):
         assert (split_line(review, str(seat), tr) or "?") in block
-    galleries = [item for item in shown if isinstance(item, ui.MediaGallery)]
+    galleries = [item for item in shown if isinstance(item, MediaGallery)]
     assert len(galleries) == 1 and len(galleries[0].items[0].description or "") <= 256
-
-
-def walk(items: list[ui.Item[ui.LayoutView]]) -> list[ui.Item[ui.LayoutView]]:
-    found: list[ui.Item[ui.LayoutView]] = []
-    for item in items:
-        found.append(item)
-        found.extend(walk(list(getattr(item, "children", []))))
-    return found
 
 
 def test_the_review_button_id_is_stable_and_matched() -> None:

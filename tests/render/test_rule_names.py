@@ -11,7 +11,7 @@ from bot.sessions.session import Seat, Session
 def lobby_title(rules: Ruleset, language: str) -> str:
     session = Session(game_id="abc", guild_id=1, channel_id=2, host_id=10, rules=rules)
     session.seats = [Seat(10, "ana")]
-    shown = [item for item in render(session.snapshot(), translator(language)).view.walk_children()]
+    shown = [item for item in render(session.snapshot(), translator(language)).view.walk_parts()]
     return next(str(getattr(item, "content", "")) for item in shown if getattr(item, "content", None))
 
 
