@@ -61,13 +61,13 @@ REVIEW_RECOVERY_SECONDS = 7 * 24 * 3600
 ART_LOOK_EVERY = 60.0
 ART_LOOKS = 30
 # After a burst (this many answers in flight at once), the first moment nothing is being answered collects
-# garbage. Every answer leaves discord.py's interaction and message and the drawn views in reference cycles:
+# garbage. Every answer leaves discord.py's interaction and its response in reference cycles:
 # answered one at a time they die young, but in a burst they outlive the collector's young generations and
 # wait for its full collection, every few hundred answers, and the memory they took stayed with the
 # process (300 games started 50 at a time: 32 -> 20 KB a game).
 BURST_ANSWERS = 10
 # The collector's thresholds once started (CPython: 700, 10, 10). Every answer leaves cycles (discord.py's
-# interaction and its response, the drawn card's items) but most of a press's allocations die by their
+# interaction and its response) but most of a press's allocations die by their
 # reference counts: collecting every 700 allocations walked the presses in flight again and again, a
 # tenth of a Roll's CPU in a burst. The garbage this leaves a little longer is collected after a burst.
 COLLECT_AFTER = (5000, 20, 20)
