@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -71,6 +72,12 @@ BURST_ANSWERS = 10
 # reference counts: collecting every 700 allocations walked the presses in flight again and again, a
 # tenth of a Roll's CPU in a burst. The garbage this leaves a little longer is collected after a burst.
 COLLECT_AFTER = (5000, 20, 20)
+# Connections to Discord's API at most (discord.py's own pool has no bound). Every answer is a request, so
+# a burst of 500 presses opened a connection for nearly each one (a TLS handshake each on Discord, and a
+# quarter of a Roll's CPU in the first burst on the loopback bench); beyond this many, a request waits for
+# a connection to come free. 100 at once keep up with the bot even at 100 ms a round trip (1,000
+# requests a second, more than it answers on one core).
+HTTP_CONNECTIONS = 100
 # What discord.py keeps of a message whose press is answered by its id alone (`pressed_message_unread`):
 # enough for a `Message` of the right id, channel, author and flags; its components, embeds, mentions and
 # the interaction that posted it are left out (empty).
@@ -221,6 +228,12 @@ class FarkleBot(commands.AutoShardedBot):
     async def _table_for(self, guild_id: int) -> TableSettings:
         """A tournament match's table: the server's settings, as `/farkle new` would use."""
         return (await self.config.get(guild_id)).table
+
+    async def login(self, token: str) -> None:
+        """Log in with a bounded pool of connections to Discord's API (`HTTP_CONNECTIONS`)."""
+        if self.http.connector is discord.utils.MISSING:
+            self.http.connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         translators()  # every catalogue read now: a broken one stops the start, not a game
