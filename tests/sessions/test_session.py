@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.engine import Game, Ruleset, ScriptedDice
-from bot.sessions.session import FORMAT, Seat, Session
+from bot.sessions.session import FORMAT, ROLLBACK_WINDOW_BITS, Seat, Session
 
 
 def playing() -> Session:
@@ -58,6 +58,18 @@ def test_a_saved_game_leaves_its_event_log_out_and_replays_it_when_loaded() -> N
     assert session.game is not None and loaded.game is not None
     assert loaded.game.events == session.game.events
     assert loaded.game.to_json() == session.game.to_json(), "the same game, dice state included"
+
+
+def test_the_rollback_copy_reads_back_and_is_packed_with_a_small_window() -> None:
+    """Every commit packs the session for a rollback: with zlib's default window each copy took 256 KB of
+    working memory that the allocator mapped afresh in a burst (80 µs of a Roll's CPU)."""
+    session = playing()
+    state = session.dump()
+    session.committed(state)
+    assert session.saved is not None and session.last_committed() == state
+    window_bits = (session.saved[0] >> 4) + 8  # the zlib header's CINFO: log2 of the window, less 8
+    assert window_bits == ROLLBACK_WINDOW_BITS < 15
+    assert len(session.saved) < len(state) / 2
 
 
 def test_live_games_share_their_table_settings_and_ruleset() -> None:
