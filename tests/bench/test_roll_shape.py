@@ -6,7 +6,18 @@ from __future__ import annotations
 
 import asyncio
 
-from discord_load import Presses, Run, bots_named, ratios, roll_round, session
+import pytest
+from discord_load import (
+    Memory,
+    Presses,
+    Run,
+    bots_named,
+    marginal_kb,
+    marginal_pairs,
+    ratios,
+    roll_round,
+    session,
+)
 from loopback.payloads import Person, Table, components_of
 from loopback.players import BANK, ROLL
 from loopback.server import CHANNEL_MESSAGE, UPDATE_MESSAGE, Interaction, Outcome
@@ -83,3 +94,23 @@ def test_bot_names() -> None:
     assert bots_named("all") == ["trivial", "message", "farkle"]
     assert bots_named("both") == ["trivial", "farkle"]
     assert bots_named("message,farkle") == ["message", "farkle"]
+
+
+def test_each_game_more_is_the_slope_between_two_runs_so_what_every_run_pays_once_cancels() -> None:
+    """Memory per live game: runs of one bot that pay the same 2 MiB once (a ruleset's layout, the pool of
+    connections) and 10 KB a game started; the per-game figure spreads the 2 MiB, the slope does not."""
+    kib, idle, once = 1024, 90 * 2**20, 2 * 2**20
+
+    def run(games: int) -> Run:
+        memory = Memory(games, idle, idle + once + games * 10 * kib, idle + once + games * 11 * kib)
+        memory.restored = idle + once + games * 12 * kib if games > 100 else None
+        return Run("farkle", "one at a time", games, Presses(), memory)
+
+    runs = [run(500), run(100), run(300), Run("trivial", "one at a time", 300, Presses())]
+    pairs = marginal_pairs(runs)
+    assert [(a.games, b.games) for a, b in pairs] == [(100, 300), (300, 500)]
+    fewer, more = pairs[1]
+    assert fewer.memory is not None
+    assert fewer.memory.per_game_kb(fewer.memory.started) == pytest.approx(10 + 2048 / 300)
+    assert marginal_kb(fewer, more) == pytest.approx([10.0, 11.0, None, 12.0, None])
+    assert marginal_kb(*pairs[0])[3] is None, "a step one of the runs did not reach"
