@@ -72,6 +72,10 @@ BURST_ANSWERS = 10
 # reference counts: collecting every 700 allocations walked the presses in flight again and again, a
 # tenth of a Roll's CPU in a burst. The garbage this leaves a little longer is collected after a burst.
 COLLECT_AFTER = (5000, 20, 20)
+# A burst pauses the collector until its first quiet moment (`FarkleBot._pause_collector`): its young
+# collections walked the answers in flight again and again (5-7 % of a Roll's CPU in a burst of 500). An
+# answer leaves a few KB of cycles, so a burst this long, that never pauses, resumes collecting.
+PAUSE_COLLECTOR_AT_MOST = 2000
 # Connections to Discord's API at most (discord.py's own pool has no bound). Every answer is a request, so
 # a burst of 500 presses opened a connection for nearly each one (a TLS handshake each on Discord, and a
 # quarter of a Roll's CPU in the first burst on the loopback bench); beyond this many, a request waits for
@@ -169,6 +173,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
         self._busiest = 0  # the most answers in flight at once since the last quiet moment
+        self._answers_paused = 0  # answers begun since this burst paused the collector
         self._finishing: set[asyncio.Task[Any]] = set()  # work a shutdown lets finish (turn pings)
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
         self._awaiting_art: asyncio.Task[None] | None = None
@@ -372,6 +377,7 @@ class FarkleBot(commands.AutoShardedBot):
         if task is not None and task not in self._answering:
             self._answering.add(task)
             self._busiest = max(self._busiest, len(self._answering))
+            self._pause_collector()
             self._quiet.clear()
             task.add_done_callback(self._answered)
 
@@ -382,6 +388,21 @@ class FarkleBot(commands.AutoShardedBot):
             if self._busiest >= BURST_ANSWERS:  # a few ms, with nobody waiting
                 release_memory()
             self._busiest = 0
+            if self._answers_paused:
+                self._answers_paused = 0
+                gc.enable()
+
+    def _pause_collector(self) -> None:
+        """In a burst, the collector waits for the first quiet moment (which collects every generation):
+        it would walk the answers in flight again and again. A burst that never ends resumes it after
+        `PAUSE_COLLECTOR_AT_MOST` answers, so the garbage answers leave stays bounded."""
+        if self._busiest < BURST_ANSWERS:
+            return
+        self._answers_paused += 1
+        if self._answers_paused == 1:
+            gc.disable()
+        elif self._answers_paused > PAUSE_COLLECTOR_AT_MOST:
+            gc.enable()
 
     async def quiet(self, at_most: float) -> None:
         """Return once no interaction is being answered, or after `at_most` seconds: a player waits for

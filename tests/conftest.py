@@ -15,11 +15,12 @@ from bot.settings import GameSettings, Settings
 
 @pytest.fixture(autouse=True)
 def collector_thresholds() -> Iterator[None]:
-    """A started bot sets the collector's thresholds for its process (`COLLECT_AFTER`); each test starts
-    from CPython's own, so no test's memory depends on which tests ran before it."""
+    """A started bot sets the collector's thresholds for its process (`COLLECT_AFTER`) and pauses it in a
+    burst; each test starts from CPython's own, so no test's memory depends on which tests ran before it."""
     before = gc.get_threshold()
     yield
     gc.set_threshold(*before)
+    gc.enable()  # a test that ended in a burst leaves no paused collector behind
 
 
 pytest_plugins = ["tests.databases"]

@@ -54,6 +54,26 @@ async def test_the_first_quiet_moment_after_a_burst_collects_its_cycles(
     assert collected == [True], "one release, once the last answer of the burst was out"
 
 
+@pytest.mark.parametrize("at_most", [bot.client.PAUSE_COLLECTOR_AT_MOST, 5])
+async def test_a_burst_pauses_the_collector_until_its_quiet_moment_or_for_so_many_answers(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch, at_most: int
+) -> None:
+    """In a burst the collector's young collections walked the answers in flight again and again; the
+    quiet moment after it collects every generation. A burst that goes on resumes the collector."""
+    dice.script(ROLL_OFF, (1, 5, 2, 3, 5, 1))
+    await open_game(table.channel, table.ana, table.ben)
+    await act(table.ana, table.channel, "roll")
+    collecting: list[bool] = []
+    monkeypatch.setattr(bot.client, "release_memory", lambda: collecting.append(gc.isenabled()) or True)
+    monkeypatch.setattr(bot.client, "PAUSE_COLLECTOR_AT_MOST", at_most)
+    board = board_message(table.channel)
+    tap = buttons(board)["die:0"].custom_id
+    await press_together(table.env, [(table.ana, board, tap)] * (2 * BURST_ANSWERS))
+    paused = at_most > BURST_ANSWERS + 1  # the answers begun once the burst reached BURST_ANSWERS
+    assert collecting == [not paused], "collecting when the quiet moment came"
+    assert gc.isenabled(), "the quiet moment resumes the collector"
+
+
 async def test_a_started_bot_collects_young_cycles_less_often(table: Table) -> None:
     """Set once start-up is done (the collector's cost in a burst: `COLLECT_AFTER`)."""
     assert gc.get_threshold() == COLLECT_AFTER
