@@ -7,6 +7,7 @@ one pair of functions converts every kind both ways.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from operator import attrgetter
@@ -276,5 +277,13 @@ def event_from_row(row: JSON) -> Event:
     if not isinstance(row, list) or not row or not isinstance(row[0], str) or row[0] not in _KINDS:
         raise ValueError(f"Unknown saved event {row!r}.")
     cls = _KINDS[row[0]]
-    values = (tuple(json_ints(row[c])) if c == _DICE else row[c] for c in cls.columns)
+    values = (_stored_value(row[c], c == _DICE) for c in cls.columns)
     return cls(*values)  # type: ignore[arg-type]  # the columns are the fields, in order
+
+
+def _stored_value(value: JSON, dice: bool) -> JSON | tuple[int, ...]:
+    """Dice as a tuple; text (a player's id) interned: every event of a player read back shares one
+    string, as the events of a live game do, not a copy each."""
+    if dice:
+        return tuple(json_ints(value))
+    return sys.intern(value) if isinstance(value, str) else value

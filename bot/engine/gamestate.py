@@ -10,6 +10,7 @@ in `gametypes`.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,7 +18,7 @@ from typing import Any, cast
 
 from bot.engine.dice import DiceSource
 from bot.engine.events import Event, event_row
-from bot.engine.gametypes import Action, EndReason, GameResult, Phase, PlayerState, TurnState
+from bot.engine.gametypes import Action, ActionKind, EndReason, GameResult, Phase, PlayerState, TurnState
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON, json_int, json_list
 from bot.engine.scoring import scoring_tables
@@ -234,7 +235,12 @@ class GameState:
         self._playoff_scores = {s: score for s, score in data["playoff_scores"]}
         self._result = None if data["result"] is None else _result_from_json(data["result"])
         self._turn_number = data["turn_number"]
-        self._history = [Action(kind, player, tuple(keep)) for kind, player, keep in data["history"]]
+        # Interned: the actions of a game read back share their players' ids and kinds, as a live game's
+        # do, rather than hold a copy each (120 bytes an action, for the life of the game).
+        self._history = [
+            Action(cast(ActionKind, sys.intern(kind)), sys.intern(player), tuple(keep))
+            for kind, player, keep in data["history"]
+        ]
         self._legal = None
 
 

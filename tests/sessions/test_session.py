@@ -72,6 +72,24 @@ def test_the_rollback_copy_reads_back_and_is_packed_with_a_small_window() -> Non
     assert len(session.saved) < len(state) / 2
 
 
+def test_a_game_read_back_shares_each_players_id_across_its_actions_and_events() -> None:
+    """A restored game kept a copy of its player's id (and of the move's kind) in every action and event
+    it read back, where a live game's share one: memory that grew with the game, for its whole life."""
+    session = playing()
+    assert session.game is not None
+    session.game.bank("10", (0,))
+    session.remember(session.game.roll("11"))
+    loaded = Session.load(session.dump())
+    assert loaded.game is not None
+    ids = {action.player for action in loaded.game.history} | {event.player for event in loaded.recent}
+    strings = {id(action.player) for action in loaded.game.history}
+    strings |= {id(event.player) for event in loaded.recent}
+    assert len(strings) == len(ids) == 2
+    assert len({id(action.kind) for action in loaded.game.history}) == len(
+        {a.kind for a in loaded.game.history}
+    )
+
+
 def test_live_games_share_their_table_settings_and_ruleset() -> None:
     """Hundreds of live games hold one copy of what they have in common, loaded or new."""
     loaded = [Session.load(playing().dump()) for _ in range(2)]
