@@ -42,7 +42,7 @@ import itertools
 import math
 import signal
 import tempfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -251,6 +251,35 @@ class Memory:
     def per_game_kb(self, rss: int | None) -> float | None:
         return None if rss is None else (rss - self.idle) / self.games / 1024
 
+    @property
+    def steps(self) -> list[int | None]:
+        return [self.started, self.played, self.after_burst, self.restored, self.restored_played]
+
+
+def marginal_pairs(runs: list[Run]) -> list[tuple[Run, Run]]:
+    """Each bot's runs with memory, by games, paired with the next larger run of the same bot."""
+    by_kind: dict[str, list[Run]] = {}
+    for run in runs:
+        if run.memory is not None:
+            by_kind.setdefault(run.kind, []).append(run)
+    pairs: list[tuple[Run, Run]] = []
+    for kind_runs in by_kind.values():
+        kind_runs.sort(key=lambda run: run.games)
+        pairs += [(a, b) for a, b in itertools.pairwise(kind_runs) if a.games < b.games]
+    return pairs
+
+
+def marginal_kb(fewer: Run, more: Run) -> list[float | None]:
+    """What each game more takes at each step: the RSS difference of two runs over their difference in
+    games. What every run pays once (a ruleset's turn layout and scoring tables, the pool of connections,
+    SQLite's page cache) cancels out, where the per-game figure spreads it over the games."""
+    assert fewer.memory is not None and more.memory is not None
+    extra = more.games - fewer.games
+    return [
+        None if a is None or b is None else (b - a) / extra / 1024
+        for a, b in zip(fewer.memory.steps, more.memory.steps, strict=True)
+    ]
+
 
 @dataclass
 class Run:
@@ -411,9 +440,10 @@ def print_memory(runs: list[Run]) -> None:
         memory = run.memory
         if memory is None:
             continue
-        cells = [memory.started, memory.played, memory.after_burst, memory.restored, memory.restored_played]
-        text = [f"{value:.1f}" if value is not None else "—" for value in map(memory.per_game_kb, cells)]
-        print(f"{'':16}{run.games:>6} {run.kind:8}" + "".join(f"{cell:>10}" for cell in text))
+        print(f"{'':16}{run.games:>6} {run.kind:8}" + _kb_cells(map(memory.per_game_kb, memory.steps)))
+    for fewer, more in marginal_pairs(runs):
+        span = f"{fewer.games}→{more.games}"
+        print(f"{'  each game more':16}{span:>9} {more.kind:5}" + _kb_cells(marginal_kb(fewer, more)))
     for run in runs:
         if run.memory is not None:  # in all: what an operator sees (memory freed at idle is reused first)
             idle, started = run.memory.idle / 2**20, run.memory.started / 2**20
@@ -425,6 +455,10 @@ def print_memory(runs: list[Run]) -> None:
                 f" {len(again.interactions)} presses, {again.failed()} failed,"
                 f" {again.refused_by_bot()} refused by the bot, {again.no_move} games with no move"
             )
+
+
+def _kb_cells(values: Iterable[float | None]) -> str:
+    return "".join(f"{value:>10.1f}" if value is not None else f"{'—':>10}" for value in values)
 
 
 def print_profile(profile: Profile) -> None:
