@@ -27,6 +27,8 @@ TOKEN_LIFETIME = 15 * 60.0
 TOKEN_MARGIN = 15.0
 # Discord: follow-ups an interaction may send where the app is not installed in the conversation.
 FOLLOW_UP_LIMIT = 5
+# Expired tokens are let go at most this often, when a new one is held.
+SWEEP_EVERY = 60.0
 
 
 def board_scope(interaction: discord.Interaction) -> int:
@@ -83,11 +85,29 @@ class Delivery:
         self._clock = clock
         self._tokens: dict[int, _Token] = {}
         self._pings: dict[int, tuple[_Token, int]] = {}  # the last turn ping and the token that sent it
+        self._conversations: set[int] = set()  # every channel a token has reached, expired or not
+        self._next_sweep = 0.0
 
     def hold(self, channel_id: int, interaction: discord.Interaction) -> None:
         """`interaction` was just answered with the board of a game only tokens reach: it is now the way
         to edit it (answered within Discord's 3 s of its creation: the margin covers it)."""
-        self._tokens[channel_id] = _Token(interaction, self._clock.now())
+        now = self._clock.now()
+        self._tokens[channel_id] = _Token(interaction, now)
+        self._conversations.add(channel_id)
+        if now >= self._next_sweep:
+            self._sweep(now)
+
+    def _sweep(self, now: float) -> None:
+        """Let go of expired tokens, and of pings only they could delete: each holds its interaction
+        (the press, its member, its message), which is of no use once the token has expired, and a
+        bot in many conversations kept one for each of them, for the life of the process."""
+        self._next_sweep = now + SWEEP_EVERY
+        for channel_id, token in list(self._tokens.items()):
+            if self._live(token) is None:
+                del self._tokens[channel_id]
+        for channel_id, (token, _) in list(self._pings.items()):
+            if self._live(token) is None:
+                del self._pings[channel_id]
 
     def followed_up(self, interaction: discord.Interaction) -> None:
         """Another follow-up of `interaction` was sent (a private note): it counts against the limit."""
@@ -113,8 +133,8 @@ class Delivery:
         return True
 
     def holds(self, channel_id: int) -> bool:
-        """Whether this process reaches the conversation's game through an interaction token."""
-        return channel_id in self._tokens
+        """Whether this process reaches the conversation's game through interaction tokens."""
+        return channel_id in self._conversations
 
     async def tell(self, channel_id: int, text: str) -> bool:
         """A public line for the conversation (achievements, say) as a follow-up of the freshest token,
