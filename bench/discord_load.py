@@ -52,6 +52,7 @@ from loopback.payloads import BENCH_TOKEN, Snowflakes, World
 from loopback.players import BANK, ROLL, Board, FarklePlayers, Move, Players, TrivialPlayers
 from loopback.profiling import BUCKETS, IDLE, WORKER_THREADS, Profile, describe, from_cprofile, from_stacks
 from loopback.server import CHANNEL_MESSAGE, Interaction, LoopbackDiscord, Outcome
+from percentile import percentile
 
 BOTS = {"trivial": "loopback.trivial_bot", "message": "loopback.trivial_bot", "farkle": "loopback.run_farkle"}
 BOT_ENV = {"farkle": FARKLE_ENV, "message": {"TRIVIAL_ANSWER": "message"}}
@@ -385,10 +386,6 @@ async def written(path: Path, process: BotProcess, seconds: float = 30.0) -> Non
 
 
 # ---------------------------------------------------------------------- report
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    return values[min(len(values) - 1, int(fraction * len(values)))] if values else math.nan
 
 
 def print_latency(runs: list[Run]) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
+from percentile import percentile
 from play import YOUR_NAME, Table, play_world
 from playwright.async_api import Page, async_playwright
 from playwright.async_api import TimeoutError as PageTimeout
@@ -154,11 +155,6 @@ def computer_steps(log: list[tuple[float, str]]) -> list[float]:
     return shown
 
 
-def quantile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
 async def main(target: int, seed: int, levels: list[str]) -> None:
     measures = Measures()
     with tempfile.TemporaryDirectory() as scratch:
@@ -187,14 +183,14 @@ async def main(target: int, seed: int, levels: list[str]) -> None:
     presses = measures.presses
     print(f"make play, one game to {target:,} against {' and '.join(levels)} (seed {seed}), {CHROMIUM}")
     print(
-        f"press to update: {len(presses)} presses, p50 {quantile(presses, 0.5):.3f} s, "
-        f"p99 {quantile(presses, 0.99):.3f} s, max {max(presses):.3f} s (target p99 <= 1 s)"
+        f"press to update: {len(presses)} presses, p50 {percentile(presses, 0.5):.3f} s, "
+        f"p99 {percentile(presses, 0.99):.3f} s, max {max(presses):.3f} s (target p99 <= 1 s)"
     )
     print(f"quick taps: {measures.taps_sent} sent, {measures.taps_lost} lost (target 0)")
     if steps:
         print(
             f"computer steps: {len(steps)} boards, visible min {min(steps):.2f} s, "
-            f"p50 {quantile(steps, 0.5):.2f} s, under 0.5 s: {sum(s < 0.5 for s in steps)} (target 0)"
+            f"p50 {percentile(steps, 0.5):.2f} s, under 0.5 s: {sum(s < 0.5 for s in steps)} (target 0)"
         )
 
 

@@ -38,6 +38,8 @@ import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from percentile import percentile
+
 from bot.database_url import DatabaseUrl
 from bot.engine import Game, IllegalAction, Ruleset, SeededDice
 from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate_game
@@ -119,11 +121,6 @@ def finish(session: Session, rng: random.Random) -> None:
         except IllegalAction:
             continue
     session.stage, session.ended_at = "over", NOW
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 async def bench_commits(db: Database, commits: int) -> Figures:
