@@ -24,7 +24,6 @@ from collections.abc import Callable
 import numpy as np
 
 from bot.engine import simulate
-from bot.engine.dice import ScriptedDice
 from bot.engine.game import Game
 from bot.engine.levels import strategy_for
 from bot.engine.luck import Step, linked, split, turning_point
@@ -46,7 +45,7 @@ def long_game(rules: Ruleset, levels: tuple[str, ...], turns: int) -> tuple[Game
     for seed in range(10_000):
         game = simulate.play(rules, players, strategies, seed)
         if game.turn_number >= turns:
-            return game, ScriptedDice([(6,) + (1,) * (len(players) - 1)], seed=seed).state()
+            return game, simulate.first_dice(rules, players, seed).state()
     raise RuntimeError(f"no game of {turns} turns in 10,000 seeds")
 
 
@@ -111,7 +110,7 @@ def chart_cost() -> None:
 def long_game_seed(rules: Ruleset, seed: int) -> tuple[Game, dict[str, JSON]]:
     players = ["1", "2"]
     strategies = {"1": strategy_for("easy", rules), "2": strategy_for("normal", rules)}
-    return simulate.play(rules, players, strategies, seed), ScriptedDice([(6, 1)], seed=seed).state()
+    return simulate.play(rules, players, strategies, seed), simulate.first_dice(rules, players, seed).state()
 
 
 def main() -> None:

@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 from bot.engine import simulate
-from bot.engine.dice import ScriptedDice
 from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.luck import skill
 from bot.engine.review import review
@@ -46,7 +45,7 @@ def measure(level: str, games: int, seed: int) -> dict[str, float | int]:
         players = [measured, other] if g % 2 == 0 else [other, measured]
         game_seed = seeds.randrange(2**32)
         game = simulate.play(rules, players, strategies, game_seed)
-        start = ScriptedDice([(6, 1)], seed=game_seed).state()
+        start = simulate.first_dice(rules, players, game_seed).state()
         result = review(rules, players, start, game.history, tables)
         mine = [d for d in result.decisions if d.player == measured]
         decisions += len(mine)

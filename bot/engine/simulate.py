@@ -63,10 +63,16 @@ def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
     return (centre - spread) / scale, (centre + spread) / scale
 
 
+def first_dice(rules: Ruleset, players: Sequence[str], seed: int) -> ScriptedDice:
+    """The dice a played game starts with: a roll-off the first seat wins (one die per side), then the
+    seed's. Its `state()` is what a review replays the game from."""
+    roll_off = (6,) + (1,) * ((rules.teams or len(players)) - 1)
+    return ScriptedDice([roll_off], seed=seed)
+
+
 def play(rules: Ruleset, players: Sequence[str], strategies: dict[str, Strategy], seed: int) -> Game:
     """One game to its end, every move chosen by the player's strategy; the first seat starts."""
-    roll_off = (6,) + (1,) * ((rules.teams or len(players)) - 1)  # one die per side
-    game = Game.new(rules, players, ScriptedDice([roll_off], seed=seed))
+    game = Game.new(rules, players, first_dice(rules, players, seed))
     while game.result is None:
         player = game.current_player
         assert player is not None  # a game without a result always has a player to move
