@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import cast
 
 import discord
+import pytest
 import simcord
 
+import cogs.follow
 from cogs.board import Boards
 from cogs.follow import ALREADY, NOT_YOURS, SAME_CHANNEL
 from cogs.watch import NOTHING_TO_WATCH
@@ -51,8 +53,10 @@ def edits_of(env: simcord.Env, follow: discord.Message, since: int) -> int:
 
 
 async def test_a_follow_board_tracks_a_game_to_its_results_across_a_restart_and_refuses_presses(
-    table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot
+    table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The edits' pace has its own test below; at 2 s an edit, this game's 35 waited 70 s of real time.
+    monkeypatch.setattr(cogs.follow, "EDIT_EVERY", 0.05)
     lounge = table.guild.create_text_channel("lounge")
     dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE)
     await open_game(table.channel, table.ana, table.ben)
