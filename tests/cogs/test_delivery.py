@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import weakref
 from typing import cast
 
 import discord
 
+from bot.clock import Clock as BotClock
 from cogs.delivery import SWEEP_EVERY, TOKEN_LIFETIME, Delivery
 
 
 class Clock:
-    def __init__(self) -> None:
-        self.at = 1000.0
+    """The time the tokens are read at (the delivery sleeps on nothing)."""
+
+    at = 1000.0
 
     def now(self) -> float:
         return self.at
-
-    async def sleep_until(self, deadline: float) -> None:
-        await asyncio.sleep(0)
 
 
 class Pressed:
@@ -33,7 +31,7 @@ def test_expired_tokens_are_let_go_and_their_conversations_still_known() -> None
     """Every token holds its interaction (the press, its member, its message): a bot in many
     conversations kept one for each of them, for the life of the process, long after it expired."""
     clock = Clock()
-    delivery = Delivery(clock)
+    delivery = Delivery(cast(BotClock, clock))
     pressed = [Pressed() for _ in range(3)]
     for channel_id, interaction in enumerate(pressed):
         delivery.hold(channel_id, cast(discord.Interaction, interaction))
