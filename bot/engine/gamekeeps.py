@@ -96,7 +96,7 @@ class GameKeeps(GameState):
             if action.kind != "bank":
                 continue
             faces = tuple(sorted(self._turn.roll[position] for position in action.keep))
-            total = self._turn.total + self._tables.score.get(faces, 0)
+            total = self._turn.total + self.points_of(faces)
             if best is None or total > best[1]:
                 best = (action.keep, total)
         return best

@@ -62,7 +62,7 @@ def test_a_saved_game_leaves_its_event_log_out_and_replays_it_when_loaded() -> N
 
 def test_the_rollback_copy_reads_back_and_is_packed_with_a_small_window() -> None:
     """Every commit packs the session for a rollback: with zlib's default window each copy took 256 KB of
-    working memory that the allocator mapped afresh in a burst (80 µs of a Roll's CPU)."""
+    working memory, which the allocator maps afresh once it has handed its free pages back."""
     session = playing()
     state = session.dump()
     session.committed(state)
