@@ -20,19 +20,19 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import reply_ephemeral
-from bot.i18n import for_member
+from bot.app.errors import reply_ephemeral
 from bot.render.daily import TEMPLATE, awarded_text, daily_board, daily_result, standings_embed
 from bot.render.language import Translator
-from bot.sessions.daily import DailyMove
-from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.events import Awarded, GameEvent
-from cogs.board import Boards
+from bot.services.i18n import for_member
+from bot.sessions.daily.attempt import DailyAttempt
+from bot.sessions.daily.door import DailyMove
+from bot.sessions.stream_events import Awarded, GameEvent
+from cogs.board.boards import Boards
+from cogs.buttons import answer_by_farkle
 from cogs.language import server_public
-from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """`/farkle`: the slash commands. Each parses the interaction, asks the session manager and hands the
-outcome to the board edge (`cogs.board`), which draws it; the buttons are answered there."""
+outcome to the board edge (`cogs.board.boards`), which draws it; the buttons are answered there."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.client import FarkleBot
+from bot.app.client import FarkleBot
+from bot.app.errors import reply_ephemeral
 from bot.engine.messages import Message
-from bot.errors import reply_ephemeral
-from bot.i18n import for_member, language_of
 from bot.render.choices import matching
 from bot.render.help import help_embed, rules_embed
 from bot.render.words import echo, rules_name
-from cogs.board import Boards
+from bot.services.i18n import for_member, language_of
+from cogs.board.boards import Boards
+from cogs.board.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.daily import DailyButton, DailyCommands
-from cogs.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.language import public
 from cogs.replay import ReplayCommands, ReplayPage
 from cogs.review import ReviewButton, ReviewCommands
@@ -58,7 +58,8 @@ class Farkle(
 
     @property
     def boards(self) -> Boards:
-        """The board edge (`cogs.board`): every board and ping this cog's commands produce goes there."""
+        """The board edge (`cogs.board.boards`): every board and ping this cog's commands produce goes
+        there."""
         return cast(Boards, self.bot.get_cog(Boards.__cog_name__))
 
     # ------------------------------------------------------------------ commands

@@ -17,17 +17,17 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.i18n import for_member
 from bot.render.dice import KEYCAP_ART
 from bot.render.replay import REPLAY_TEMPLATE, game_choice, replay_card, replay_pages
 from bot.render.review import replay_marks
 from bot.render.stats import replay_lines
 from bot.render.words import echo
-from cogs.delivery import board_scope
-from cogs.presses import answer_by_farkle
+from bot.services.i18n import for_member
+from cogs.board.delivery import board_scope
+from cogs.buttons import answer_by_farkle
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 
 async def recent_game_choices(

@@ -16,15 +16,15 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.i18n import for_member
 from bot.render.review import CHART_FILE, REVIEW_TEMPLATE, review_card
 from bot.render.words import echo
-from cogs.delivery import board_scope
-from cogs.presses import answer_by_farkle
+from bot.services.i18n import for_member
+from cogs.board.delivery import board_scope
+from cogs.buttons import answer_by_farkle
 from cogs.replay import recent_game_choices
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 
 class ReviewCommands(commands.Cog):

@@ -10,11 +10,11 @@ import discord
 from discord.ext import commands
 
 from bot.render.stats import season_embed
-from bot.seasons import SeasonEnded
+from bot.services.seasons import SeasonEnded
 from cogs.language import server_public
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 log = logging.getLogger(__name__)
 

@@ -14,10 +14,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.errors import NOT_IN_DMS, reply_ephemeral
-from bot.i18n import for_member
-from bot.periods import Season
-from bot.records import METRICS, PERIODS, Metric, Period
+from bot.app.errors import NOT_IN_DMS, reply_ephemeral
+from bot.core.periods import Season
+from bot.core.records import METRICS, PERIODS, Metric, Period
 from bot.render.daily import add_profile
 from bot.render.language import Translator
 from bot.render.stats import (
@@ -30,13 +29,14 @@ from bot.render.stats import (
     leaderboard_view,
     stats_embed,
 )
+from bot.services.i18n import for_member
+from cogs.board.delivery import board_scope
+from cogs.buttons import answer_by_farkle
 from cogs.confirm import ask_to_confirm
-from cogs.delivery import board_scope
 from cogs.language import server_public
-from cogs.presses import answer_by_farkle
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 METRIC_CHOICES = [app_commands.Choice(name=locale_str(METRIC_NAMES[m]), value=m) for m in METRICS]
 PERIOD_CHOICES = [

@@ -35,9 +35,11 @@ def test_the_installed_wheel_migrates_from_an_unrelated_folder(tmp_path: Path) -
         return subprocess.run(run, cwd=elsewhere, env=env, capture_output=True, text=True, check=True).stdout
 
     assert installed("import bot; print(bot.__file__)").startswith(str(target)), "the installed copy runs"
-    faces = installed("from bot.emojis import face_image; print(sum(map(len, map(face_image, range(1, 7)))))")
+    faces = installed(
+        "from bot.app.emojis import face_image; print(sum(map(len, map(face_image, range(1, 7)))))"
+    )
     assert int(faces) > 6 * 1000, "the die faces ship in the wheel"
-    german = installed("from bot.i18n import translator; print(translator('de').text('Join'))")
+    german = installed("from bot.services.i18n import translator; print(translator('de').text('Join'))")
     assert german.strip() == "Beitreten", "the message catalogues ship in the wheel"
     result = subprocess.run(
         [sys.executable, "-m", "bot", "migrate"],

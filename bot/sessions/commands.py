@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.clock import Clock
+from bot.core.clock import Clock
 from bot.engine import LEVELS, DiceSource, Event, Game, IllegalAction, Ruleset
-from bot.engine.events import Removed, TimedOut, TurnStarted
+from bot.engine.history import Removed, TimedOut, TurnStarted
 from bot.engine.messages import Listing, Message
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.banking import banking_keep

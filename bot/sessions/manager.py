@@ -22,23 +22,23 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal
 
-from bot.clock import Clock
+from bot.core.clock import Clock
+from bot.core.env import GameSettings
 from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
-from bot.sessions.events import Cause, GameChanged, GameEnded, GamesRestored, Subscriber
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.registry import GameRegistry
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Session, Snapshot, TableSettings
 from bot.sessions.stream import DRAIN_SECONDS, GameStream
+from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GamesRestored, Subscriber
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
 from bot.sessions.win_tables import WinTableKeeper
-from bot.settings import GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,8 @@ class SessionManager:
     # ------------------------------------------------------------------ reading
 
     def subscribe(self, subscriber: Subscriber) -> None:
-        """Every event of the stream (`bot.sessions.events`): a start-up's restored games, every change to
+        """Every event of the stream (`bot.sessions.stream_events`): a start-up's restored games, every
+        change to
         a game and every game's end, whatever caused it, reviews, dailies and achievements."""
         self.events.subscribe(subscriber)
 

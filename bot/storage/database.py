@@ -25,8 +25,8 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 
-from bot.database_url import DatabaseUrl, Dialect
-from bot.records import DatabaseBusy as DatabaseBusy  # raised here; sessions catch it without SQL
+from bot.core.database_url import DatabaseUrl, Dialect
+from bot.core.records import DatabaseBusy as DatabaseBusy  # raised here; sessions catch it without SQL
 
 log = logging.getLogger(__name__)
 

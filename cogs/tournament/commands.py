@@ -1,7 +1,7 @@
 """`/farkle tournament`: new, list, show, start, cancel, advance, disqualify.
 
 A mixin of the `/farkle` group cog (Discord applies one command group per cog); the door is
-`bot.sessions.tournaments.Tournaments`, and a new tournament's card is posted by the desk.
+`bot.sessions.tournament.door.Tournaments`, and a new tournament's card is posted by the desk.
 """
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.app.errors import reply_ephemeral, report_error
 from bot.engine.messages import N_, Message
-from bot.errors import reply_ephemeral, report_error
-from bot.i18n import for_member
 from bot.render.language import Translator
 from bot.render.tournament import tournament_card, tournament_list
 from bot.render.words import echo
-from bot.sessions.tournaments import Tournaments
-from cogs.delivery import board_scope
+from bot.services.i18n import for_member
+from bot.sessions.tournament.door import Tournaments
+from cogs.board.delivery import board_scope
 from cogs.tournament.button import answer_privately
 from cogs.tournament.desk import TournamentDesk
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=locale_str("single elimination"), value="single"),

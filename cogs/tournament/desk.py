@@ -13,13 +13,13 @@ from discord.ext import commands
 from bot.engine.messages import N_
 from bot.render.language import Translator
 from bot.render.tournament import decided_line, match_call, podium, thread_title, tournament_card
-from bot.sessions.tournament_book import Notice
-from bot.sessions.tournament_state import TournamentView
-from cogs.board import Boards
+from bot.sessions.tournament.book import Notice
+from bot.sessions.tournament.state import TournamentView
+from cogs.board.boards import Boards
 from cogs.language import server_public
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import discord
 import simcord
 from sqlalchemy import text
 
-from bot.client import FarkleBot
+from bot.app.client import FarkleBot
 
 BOARD_TITLE = "🎲 Farkle"
 

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import FarkleBot
+from bot.app.client import FarkleBot
 from bot.render.components import TEMPLATE
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import ROLL_OFF, act, board_message, buttons, open_game

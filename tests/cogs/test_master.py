@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 import simcord
 
-from bot.client import FarkleBot
+from bot.app.client import FarkleBot
+from bot.core.env import Settings
 from bot.engine import strategy_for
 from bot.engine.rules import Ruleset
-from bot.engine.wingame import streak_count
-from bot.engine.winprob import WinTables, adopt, forget
-from bot.settings import Settings
+from bot.engine.win.game import streak_count
+from bot.engine.win.tables import WinTables, adopt, forget
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     act,

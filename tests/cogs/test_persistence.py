@@ -13,7 +13,7 @@ import discord
 import pytest
 import simcord
 
-from bot.ratings import rate_game
+from bot.services.ratings import rate_game
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import send_press, until_answered

@@ -13,7 +13,7 @@ import pytest
 import simcord
 
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import TurnValues, WinTables, adopt, forget
+from bot.engine.win.tables import TurnValues, WinTables, adopt, forget
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     DIE_EMOJI,

@@ -17,14 +17,14 @@ import pytest
 import simcord
 from sqlalchemy import text
 
-from bot.client import FarkleBot
-from bot.database_url import DatabaseUrl
+from bot.app.client import FarkleBot
+from bot.core.database_url import DatabaseUrl
+from bot.core.env import GameSettings, Settings
+from bot.core.records import StoredSession
 from bot.engine import Game
-from bot.ratings import rate_game
-from bot.records import StoredSession
+from bot.services.ratings import rate_game
 from bot.sessions.session import Session
 from bot.sessions.unit_of_work import MOVED_ON
-from bot.settings import GameSettings, Settings
 from bot.storage import Database
 from bot.storage.sessions import SqlSessionStore
 from tests.cogs.conftest import Dice, Table

@@ -17,7 +17,7 @@ from bot.render.components import DrawnView
 from bot.render.layout import ActionRow, Button
 from bot.sessions.commands import OUTDATED
 from cogs import publish
-from cogs.board import SAVED_NOT_SHOWN, Boards
+from cogs.board.boards import SAVED_NOT_SHOWN, Boards
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import press_together
 from tests.cogs.out_of_order import OutOfOrderAnswers

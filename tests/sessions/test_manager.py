@@ -7,14 +7,14 @@ from collections.abc import Sequence
 
 import pytest
 
+from bot.core.env import GameSettings
+from bot.core.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.engine import Ruleset, ScriptedDice
-from bot.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.commands import OUTDATED
-from bot.sessions.events import Cause, GameChanged, GameEvent, GamesRestored
 from bot.sessions.manager import Alarm, SessionManager
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Snapshot
-from bot.settings import GameSettings
+from bot.sessions.stream_events import Cause, GameChanged, GameEvent, GamesRestored
 
 CHANNEL, GUILD = 100, 1
 ANA, BEN, CY = 11, 12, 13

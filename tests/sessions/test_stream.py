@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from bot.core.env import GameSettings
 from bot.engine import Ruleset
-from bot.sessions.events import Cause, GameChanged, GameEnded, GameEvent
 from bot.sessions.manager import SessionManager
-from bot.settings import GameSettings
+from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GameEvent
 from tests.sessions.test_manager import ANA, BEN, CHANNEL, GUILD, Harness, ok, settle
 
 
