@@ -124,9 +124,13 @@ class StatsService:
         """Each seat's review accuracy (0..1) by user id; empty until the game is reviewed."""
         return await self._db.read(partial(reviews.game_accuracy, game_id=game_id))
 
-    async def overall(self, user_id: int) -> StatsRow | None:
-        """A member's numbers over every server and conversation they played in."""
-        return await self._db.read(partial(results.member_overall, user_id=user_id))
+    async def overall(self, user_id: int) -> tuple[StatsRow | None, tuple[float, int] | None]:
+        """A member's numbers over every server and conversation they played in, and their skill there."""
+
+        def read(connection: Connection) -> tuple[StatsRow | None, tuple[float, int] | None]:
+            return results.member_overall(connection, user_id), reviews.skill_everywhere(connection, user_id)
+
+        return await self._db.read(read)
 
     async def history(self, guild_id: int, channel_id: int | None) -> list[GameSummary]:
         return await self._db.read(partial(results.recent_games, guild_id=guild_id, channel_id=channel_id))
