@@ -161,6 +161,11 @@ class GameState:
         """Rolls so far this turn (what `turn.rolls` says, without copying the turn)."""
         return self._turn.rolls
 
+    def dice_state(self) -> dict[str, JSON]:
+        """Where the game's dice stand (what a saved game keeps of them): computers at a chosen skill draw
+        their choices from it, so a seeded game plays alike without touching the dice."""
+        return self._dice.state()
+
     def _member_ids(self, s: int) -> tuple[str, ...]:
         return tuple(self._ids[m] for m in self._sides[s].members if self._active[m])
 
