@@ -4,8 +4,9 @@ classic rules (whose win tables ship with the bot), turned into the friendly 0-1
 
     python scripts/level_skill.py [--games 2000] [--seed 1] [--levels easy,normal]
     # writes bot/assets/level_skill.json
-    python scripts/level_skill.py --skills 20,30,40,50,60,70,80,90,95 --checked 20,40,60,80 [--fit-games 150]
-    # writes bot/assets/skill_calibration.json
+    python scripts/level_skill.py --skills 20,40 --checked 20,40 [--fit-games 60]
+    python scripts/level_skill.py --skills 60,80 --checked 60,80 [--fit-games 60]  # alongside: same table
+    # adds its targets to bot/assets/skill_calibration.json
 
 Game g of a level seats it first when g is even, second when odd, so it starts half of its games; each
 game has its own seed drawn from `--seed`, so a run is deterministic. The bot reads the file to show each
@@ -42,8 +43,8 @@ OUT = ASSETS / "level_skill.json"
 CALIBRATION = ASSETS / "skill_calibration.json"
 OPPONENT = "master"
 RULES = Ruleset.preset("classic")
-COLDEST, HOTTEST = 1e-5, 0.05  # the temperatures the bisection searches between (chances to win)
-FIT_STEPS = 8
+COLDEST, HOTTEST = 2e-4, 0.05  # the temperatures the bisection searches between (chances to win)
+FIT_STEPS = 6
 
 
 def classic_tables() -> WinTables:
@@ -99,7 +100,6 @@ def fit(target: float, games: int, seed: int, hottest: float) -> dict[str, float
 def calibrate(args: argparse.Namespace) -> None:
     targets = sorted(float(s) for s in args.skills.split(","))
     checked = {float(s) for s in args.checked.split(",")} if args.checked else set()
-    points: dict[str, dict[str, float | int]] = {}
     hottest = HOTTEST
     for target in targets:  # weakest first: each fit's temperature bounds the next one's from above
         began = time.process_time()
@@ -107,10 +107,12 @@ def calibrate(args: argparse.Namespace) -> None:
         hottest = float(point["temperature"]) * 1.5
         if target in checked:
             point = at(float(point["temperature"]), args.games, args.seed)
-        points[f"{target:g}"] = point
         print(target, point, f"{time.process_time() - began:.1f} s CPU", flush=True)
-        data = {"rules": "classic", "opponent": OPPONENT, "seed": args.seed, "targets": points}
-        args.calibration.write_text(json.dumps(data, indent=2) + "\n")  # target by target
+        known = json.loads(args.calibration.read_text()) if args.calibration.exists() else {}
+        points = {**known.get("targets", {}), f"{target:g}": point}  # target by target; runs may share
+        ordered = dict(sorted(points.items(), key=lambda item: float(item[0])))
+        data = {"rules": "classic", "opponent": OPPONENT, "seed": args.seed, "targets": ordered}
+        args.calibration.write_text(json.dumps(data, indent=2) + "\n")
 
 
 def main() -> None:

@@ -256,6 +256,7 @@ class FarkleBot(commands.AutoShardedBot):
             dice=self._dice,
             policies=PolicyCache(SqlPolicyStore(self._db)),
             win_tables=self._win_tables,
+            skills=lambda guild_id, user_id: self.stats.member_skill(guild_id, user_id),  # made below
         )
         self._config = ConfigService(SqlConfigStore(self._db, SETTINGS), self.settings.game, self.clock)
         publish = self._sessions.events.publish  # the session layer's publisher, handed to its services

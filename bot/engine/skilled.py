@@ -81,7 +81,9 @@ class Calibration:
         ordered = sorted(p for p in self.points if p[1] > 0)
         if skill <= ordered[0][0]:
             return ordered[0][1]
-        for (low, cold), (high, hot) in zip(ordered, [*ordered[1:], (float(HIGHEST_SKILL), 0.0)]):
+        for (low, cold), (high, hot) in zip(
+            ordered, [*ordered[1:], (float(HIGHEST_SKILL), 0.0)], strict=True
+        ):
             if low <= skill <= high:
                 if hot <= 0:  # towards master: linear to 0
                     return cold * (high - skill) / (high - low)

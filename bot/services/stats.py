@@ -16,6 +16,7 @@ from bot.core.clock import Clock
 from bot.core.periods import SeasonLength, Window, season_at, week_at
 from bot.core.records import SKILL_MINIMUM, GameSummary, Metric, Period, Ranked, SeasonPlace, StatsRow
 from bot.engine import Game
+from bot.engine.luck import skill
 from bot.engine.review import GameReview
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
@@ -119,6 +120,14 @@ class StatsService:
             return MemberStats(row, accuracy, skill, seasons.placed(connection, guild_id, user_id))
 
         return await self._db.read(read)
+
+    async def member_skill(self, guild_id: int, user_id: int) -> int | None:
+        """A member's skill here, rounded (what "Add computer: your level" plays at), None below the
+        minimum of decisions."""
+        measured = await self._db.read(partial(reviews.recent_skill, guild_id=guild_id, user_id=user_id))
+        if measured is None or measured[1] < SKILL_MINIMUM:
+            return None
+        return round(skill(measured[0]))
 
     async def game_accuracy(self, game_id: str) -> dict[int, float | None]:
         """Each seat's review accuracy (0..1) by user id; empty until the game is reviewed."""

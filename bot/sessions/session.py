@@ -129,6 +129,7 @@ class Snapshot:
     language: str | None = LANGUAGE.default  # the server's language setting when the game was created
     chances: tuple[tuple[int, float], ...] = ()  # live odds: (user id, chance to win), with `live_odds` on
     numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
+    host_skill: int | None = None  # the host's skill when the lobby opened (None: not enough decisions)
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -162,6 +163,7 @@ class Session:
     started_at: float | None = None
     ended_at: float | None = None
     dice_start: dict[str, Any] | None = None
+    host_skill: int | None = None  # the host's skill, what "Add computer: your level" plays at
     # The last committed dump(), compressed: it is read back only when the next change can't be saved,
     # and held by every live game meanwhile (2.3 KB of JSON a game; 0.8 KB compressed in ~10 µs).
     saved: bytes | None = field(default=None, repr=False, compare=False)
@@ -241,6 +243,7 @@ class Session:
             "hints": self.table.hints,
             "turn_timeout": self.table.turn_timeout,
             "language": self.table.language,
+            "host_skill": self.host_skill,
         }
         if game is None:
             return Snapshot(**base)
@@ -308,6 +311,7 @@ class Session:
                 "end_reason": self.end_reason,
                 "started_at": self.started_at,
                 "ended_at": self.ended_at,
+                "host_skill": self.host_skill,
             }
         ).decode()
 
@@ -362,6 +366,7 @@ class Session:
             end_reason=data["end_reason"],
             started_at=data["started_at"],
             ended_at=data["ended_at"],
+            host_skill=data.get("host_skill"),  # sessions saved before it have none
             revision=revision,
         )
         session.committed(text)
