@@ -79,12 +79,14 @@ def at(temperature: float, games: int, seed: int) -> dict[str, float | int]:
     return {"temperature": temperature, **measure(Skilled(RULES, temperature, classic_tables()), games, seed)}
 
 
-def fit(target: float, games: int, seed: int, hottest: float) -> dict[str, float | int]:
+def fit(
+    target: float, games: int, seed: int, between: tuple[float, float], steps: int
+) -> dict[str, float | int]:
     """The temperature whose measured skill is closest to `target`, by bisection on its logarithm."""
     wanted = SKILL_HALF * (100.0 / target - 1.0)  # the mean loss that is `target` on the skill scale
-    low, high = math.log(COLDEST), math.log(hottest)
+    low, high = math.log(between[0]), math.log(between[1])
     best: dict[str, float | int] | None = None
-    for _ in range(FIT_STEPS):
+    for _ in range(steps):
         tried = at(math.exp((low + high) / 2), games, seed)
         print(f"  target {target}: {tried}", flush=True)
         if best is None or abs(float(tried["skill"]) - target) < abs(float(best["skill"]) - target):
@@ -100,10 +102,10 @@ def fit(target: float, games: int, seed: int, hottest: float) -> dict[str, float
 def calibrate(args: argparse.Namespace) -> None:
     targets = sorted(float(s) for s in args.skills.split(","))
     checked = {float(s) for s in args.checked.split(",")} if args.checked else set()
-    hottest = HOTTEST
+    coldest, hottest = (float(t) for t in args.between.split(","))
     for target in targets:  # weakest first: each fit's temperature bounds the next one's from above
         began = time.process_time()
-        point = fit(target, args.fit_games, args.seed, hottest)
+        point = fit(target, args.fit_games, args.seed, (coldest, hottest), args.fit_steps)
         hottest = float(point["temperature"]) * 1.5
         if target in checked:
             point = at(float(point["temperature"]), args.games, args.seed)
@@ -125,6 +127,8 @@ def main() -> None:
     parser.add_argument("--checked", default="", help="skills measured over --games after their fit")
     parser.add_argument("--fit-games", type=int, default=150, help="games per try while fitting")
     parser.add_argument("--calibration", type=Path, default=CALIBRATION)
+    parser.add_argument("--between", default=f"{COLDEST},{HOTTEST}", help="temperatures to search between")
+    parser.add_argument("--fit-steps", type=int, default=FIT_STEPS, help="bisection steps a target")
     args = parser.parse_args()
     if args.skills:
         calibrate(args)

@@ -16,7 +16,7 @@ import simcord
 from bot.render.components import DrawnView
 from bot.render.layout import ActionRow, Button
 from bot.sessions.commands import OUTDATED
-from cogs import publish
+from cogs.board import publish
 from cogs.board.boards import SAVED_NOT_SHOWN, Boards
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import press_together
