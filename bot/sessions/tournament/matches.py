@@ -16,7 +16,6 @@ from bot.sessions.tournament.state import Tournament
 
 log = logging.getLogger(__name__)
 
-STAND_IN_LEVEL = "normal"
 
 TableFor = Callable[[int], Awaitable[TableSettings]]  # a server's table settings, by guild id
 
@@ -75,7 +74,7 @@ class Matches:
         if second == STAND_IN:
             snapshot = opened.snapshot
             await self._games.press(
-                live.place, snapshot.game_id, snapshot.seq, first, "", "cpu", STAND_IN_LEVEL
+                live.place, snapshot.game_id, snapshot.seq, first, "", "cpu", tournament.stand_in_level
             )
         else:
             await self._games.join(live.place, second, tournament.name_of(second))
