@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
-import json
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -17,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.command_sync import sync_if_changed
 from bot.app.emojis import load_dice_art
 from bot.app.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.app.memory import release_memory
@@ -38,7 +37,7 @@ from bot.sessions.review import GameReviews
 from bot.sessions.session import TableSettings
 from bot.sessions.tournament.door import Tournaments
 from bot.sessions.win_tables import Solve, WinTableKeeper, solve_in_process
-from bot.storage import Database, command_sync, open_database
+from bot.storage import Database, open_database
 from bot.storage.daily import SqlDailyStore
 from bot.storage.policies import SqlPolicyStore
 from bot.storage.reviews import SqlReviewStore
@@ -296,7 +295,7 @@ class FarkleBot(commands.AutoShardedBot):
             )
         await self._seasons.start()  # after the extensions: the seasons cog posts
         if self.owns_application_setup:
-            await self.sync_commands_if_changed()
+            await sync_if_changed(self.tree, self.db, self.settings.dev_guild_id)
         # The presets' tables ship in the package: every shard process loads them at once.
         self._win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
         # Everything loaded so far (discord.py, NumPy, the catalogues, restored games) lives as long as the
@@ -324,30 +323,6 @@ class FarkleBot(commands.AutoShardedBot):
     def owns_application_setup(self) -> bool:
         """Whether this process syncs the command tree and uploads the die emojis: one process does."""
         return self.settings.owns_application_setup
-
-    async def sync_commands_if_changed(self) -> bool:
-        """Sync only when the tree differs from the last synced one: Discord rate-limits syncs."""
-        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        scope = str(guild.id) if guild else "global"
-        payload = await self.command_payload(guild)
-        tree_hash = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        if await command_sync.last_hash(self.db, scope) == tree_hash:
-            log.info("Command tree unchanged; not syncing")
-            return False
-        await self.tree.sync(guild=guild)
-        await command_sync.record_hash(self.db, scope, tree_hash)
-        log.info("Synced %d commands to %s", len(payload), scope)
-        return True
-
-    async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
-        """The commands as a sync uploads them: with every language's descriptions and choice names."""
-        commands = self.tree.get_commands(guild=guild)
-        translator = self.tree.translator
-        if translator is None:
-            return [command.to_dict(self.tree) for command in commands]
-        return [await command.get_translated_payload(self.tree, translator) for command in commands]
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
