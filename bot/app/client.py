@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.activity.server import ActivityServer, open_activity
 from bot.app.command_sync import sync_if_changed
 from bot.app.emojis import load_dice_art
 from bot.app.errors import NOT_IN_DMS, reply_ephemeral, report_error
@@ -168,6 +169,7 @@ class FarkleBot(commands.AutoShardedBot):
         self._reviews: GameReviews | None = None
         self._tournaments: Tournaments | None = None
         self._seasons: SeasonKeeper | None = None
+        self._activity: ActivityServer | None = None
         self._answering: set[asyncio.Task[Any]] = set()
         self._quiet = asyncio.Event()  # set while no interaction is being answered
         self._quiet.set()
@@ -294,6 +296,11 @@ class FarkleBot(commands.AutoShardedBot):
                 len(restored.unreadable),
             )
         await self._seasons.start()  # after the extensions: the seasons cog posts
+        if self.settings.activity_port is not None and self.application_id is not None:
+            token = self.http.token or ""
+            self._activity = await open_activity(
+                self.settings, self.application_id, token, self._sessions, self._config
+            )
         if self.owns_application_setup:
             await sync_if_changed(self.tree, self.db, self.settings.dev_guild_id)
         # The presets' tables ship in the package: every shard process loads them at once.
@@ -402,6 +409,8 @@ class FarkleBot(commands.AutoShardedBot):
             await asyncio.wait(in_flight, timeout=left())
         if self._awaiting_art is not None:
             self._awaiting_art.cancel()
+        if self._activity is not None:
+            await self._activity.close()
         if self._tournaments is not None:
             await self._tournaments.close()
         if self._seasons is not None:

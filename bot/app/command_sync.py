@@ -79,7 +79,7 @@ async def sync_if_changed(tree: Tree, db: Database, dev_guild_id: int | None) ->
 
 async def _entry_points(http: discord.http.HTTPClient, application_id: int) -> list[dict[str, Any]]:
     """The app's Entry Point command as Discord holds it (none for an app without Activities)."""
-    existing = await http.get_global_commands(application_id)
+    existing: list[dict[str, Any]] = list(await http.get_global_commands(application_id))  # type: ignore[arg-type]
     return [
         {key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
         for command in existing
@@ -104,7 +104,7 @@ async def _clear_other_servers(tree: Tree, db: Database, *, keep: int | None) ->
 
 
 def _application_id(tree: Tree) -> int:
-    application_id = tree.client.application_id
+    application_id: int | None = tree.client.application_id
     if application_id is None:
         raise discord.errors.MissingApplicationID
     return application_id

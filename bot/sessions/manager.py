@@ -220,6 +220,7 @@ class SessionManager:
         host_name: str,
         rules: Ruleset,
         table: TableSettings | None = None,
+        cause: Cause = Cause.COMMAND,
     ) -> Outcome:
         async with self._opening(channel_id) as existing:
             ids = (guild_id, channel_id, host_id)
@@ -227,7 +228,7 @@ class SessionManager:
             outcome = await self._commands.open_lobby(existing, ids, host_name, rules, table, replacing)
             if outcome.snapshot is not None:
                 self._set_aside.pop(channel_id, None)
-            return self._publish(outcome, Cause.COMMAND, existing)
+            return self._publish(outcome, cause, existing)
 
     async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:
         async with self._in_channel(channel_id) as session:
@@ -268,8 +269,10 @@ class SessionManager:
         name: str,
         action: str,
         arg: str | None,
+        cause: Cause = Cause.PRESS,
     ) -> Outcome:
-        """A button on a lobby or board message; the custom id carried `game_id` and the board's `seq`."""
+        """A button on a lobby or board message; the custom id carried `game_id` and the board's `seq`.
+        The Activity's moves come this way too (`cause`): the same lock, checks, commit and event."""
         pressed = ButtonAction.parse(action)
         if pressed is None or pressed is ButtonAction.HINT:
             return Outcome.refuse(NOT_OF_THIS_GAME)
@@ -282,7 +285,7 @@ class SessionManager:
             outcome = await self._commands.press(
                 session, channel_id, (game_id, seq), user_id, name, pressed, arg
             )
-            return self._publish(outcome, Cause.PRESS, session)
+            return self._publish(outcome, cause, session)
 
     # ------------------------------------------------------------------ timers and computers
 
