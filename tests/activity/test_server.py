@@ -13,7 +13,6 @@ from pydantic import SecretStr
 
 from bot.app.client import FarkleBot
 from bot.core.env import Settings
-
 from tests.activity.conftest import INSTANCE, Activity, member_of
 from tests.cogs.conftest import Dice
 from tests.cogs.play import ROLL_OFF, act, board_message, farkle, open_game, rolled, selected, texts
@@ -172,9 +171,9 @@ async def test_the_bot_serves_the_activity_on_activity_port_until_it_closes(
     )
     opened_bots.append(FarkleBot(with_activity))
     await env.restart_bot(opened_bots[-1])
-    async with aiohttp.ClientSession() as http:
-        async with http.get(f"http://127.0.0.1:{port}/api/instances/{INSTANCE}") as answer:
-            assert answer.status == 401, "the bot's own Activity server answers"
+    url = f"http://127.0.0.1:{port}/api/instances/{INSTANCE}"
+    async with aiohttp.ClientSession() as http, http.get(url) as answer:
+        assert answer.status == 401, "the bot's own Activity server answers"
     await opened_bots[-1].close()  # the bot's close stops its Activity server
     async with aiohttp.ClientSession() as http:
         with pytest.raises(aiohttp.ClientConnectionError):
