@@ -18,7 +18,6 @@ from bot.render.turn import bank_label, last_turn, roll_label
 from bot.render.words import rules_name
 from bot.sessions.session import Snapshot
 
-PLAY_AT_THE_TABLE = N_("Play at the table")
 # The page's own words (buttons, headings, the screen without a game), by the key the page reads.
 PAGE_WORDS = {
     "standings": N_("Standings"),
