@@ -41,6 +41,9 @@ class ActivityDiscord:
         self.client_secret = client_secret
         self.bot_token = bot_token
         self.codes: dict[str, Member] = {}
+        # `make play`: the page's DiscordSDKMock signs in as `?user=<name>` with the code `mock:<name>`,
+        # again and again (a reload signs in again).
+        self.mock_members: dict[str, Member] = {}
         self.tokens: dict[str, Member] = {}
         self.instances: dict[str, Instance] = {}
         self.calls: list[str] = []  # "METHOD path" of every request, in order
@@ -74,7 +77,8 @@ class ActivityDiscord:
         client = (form.get("client_id"), form.get("client_secret"))
         if client != (str(self.application_id), self.client_secret):
             return _error(401, "invalid_client", "Invalid client")
-        member = self.codes.pop(str(form.get("code", "")), None)
+        code = str(form.get("code", ""))
+        member = self.codes.pop(code, None) or self.mock_members.get(code.removeprefix("mock:"))
         if form.get("grant_type") != "authorization_code" or member is None:
             return _error(400, "invalid_grant", 'Invalid "code" in request.')
         token = secrets.token_urlsafe(24)

@@ -64,6 +64,7 @@ class ActivityServer:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MOST_BODY, middlewares=[self._refusals])
+        app.router.add_get("/api/config", self._config)
         app.router.add_post("/api/token", self._token)
         base = f"/api/instances/{{instance_id:{INSTANCE_ID}}}"
         app.router.add_get(base, self._table)
@@ -99,6 +100,10 @@ class ActivityServer:
         if not index.is_file():
             return web.Response(status=503, text="The Activity's page is not built (see docs/ACTIVITY.md).")
         return web.FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    async def _config(self, request: web.Request) -> web.Response:
+        """What the page needs before signing in: the app's id, for the SDK."""
+        return web.json_response({"client_id": str(self.api.application_id)})
 
     async def _token(self, request: web.Request) -> web.Response:
         code = (await _json(request)).get("code")

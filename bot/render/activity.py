@@ -50,7 +50,13 @@ def die_name(position: int, picked: bool, tr: Translator) -> str:
 def table(snapshot: Snapshot | None, viewer: int, tr: Translator) -> dict[str, Any]:
     """The table JSON for `viewer` (a member id): everyone sees the same game; `moves` are theirs."""
     if snapshot is None:
-        return {"stage": "none", "version": None, "moves": ["new"], "words": page_words(tr)}
+        return {
+            "stage": "none",
+            "version": None,
+            "moves": ["new"],
+            "words": page_words(tr),
+            "language": tr.language,
+        }
     chances = dict(snapshot.chances)
     players = [
         {
@@ -81,6 +87,7 @@ def table(snapshot: Snapshot | None, viewer: int, tr: Translator) -> dict[str, A
         "recent": recent_lines(snapshot, tr),
         "moves": moves(snapshot, viewer),
         "words": page_words(tr),
+        "language": tr.language,
     }
     if snapshot.stage == "playing":
         drawn.update(_turn(snapshot, tr))
