@@ -6,6 +6,10 @@ you as Alex, with Manage Server, and a friend, Sam), and SimCord's Preview serve
 and computer pauses take the time they take on Discord, and it republishes the page when the bot changed
 the channel on its own. The page's address carries the Preview's secret: it is for one local user, never
 to be exposed.
+
+Beside it, the bot's Activity server serves the same channel's table (docs/ACTIVITY.md) on another local
+port: the page runs on the Embedded App SDK's mock (`?user=alex`, `?user=sam`), and a stand-in for
+Discord's sign-in (`bench/loopback/activity_discord.py`) lets both members in.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from pathlib import Path
 
 import discord
 import simcord
+from aiohttp import web
+from loopback.activity_discord import API, ActivityDiscord, Member
 from preview_bridge import (
     avatar_url,
     emoji_url,
@@ -67,6 +73,9 @@ SETTLE_PATIENCE = 30.0
 YOUR_NAME, FRIENDS_NAME = "Alex", "Sam"
 # The bot as the page shows it: its name on Discord, the six-face die (bot/assets) as its avatar.
 BOT_NAME, AVATAR = "Farkle", "farkle-die"
+# The instance the SDK's mock names (`DiscordSDKMock.instanceId`): the stand-in puts it in the channel.
+MOCK_INSTANCE = "123456789012345678"
+ACTIVITY_SECRET = "make-play"  # the stand-in's client secret: nothing leaves 127.0.0.1
 
 
 @dataclass
@@ -84,10 +93,15 @@ class Table:
     published: str = ""  # a digest of the channel as the page last showed it (`channel_state`)
     published_at: float = 0.0  # when, in the event loop's time
     changed_at: float = 0.0  # when the page last got a channel that had changed
+    activity_port: int = 0
 
     @property
     def url(self) -> str:
         return self.preview.url
+
+    def activity_url(self, user: str) -> str:
+        """The Activity's page as `user` ("alex", "sam") sees it, on the SDK's mock."""
+        return f"http://127.0.0.1:{self.activity_port}/?user={user}"
 
     def mark_published(self) -> None:
         """The page shows the channel as it is now (a page action or the driver published it)."""
@@ -104,12 +118,15 @@ def seeded_games(seed: int | None) -> Callable[[], SeededDice] | None:
     return lambda: SeededDice(streams.randrange(2**32))
 
 
-def settings_for(database: Path, pause: float) -> Settings:
+def settings_for(database: Path, pause: float, activity_port: int) -> Settings:
     return Settings(
         _env_file=None,
         discord_token=None,
         database_path=database,
         shard_count=1,
+        activity_port=activity_port,
+        activity_host="127.0.0.1",
+        discord_client_secret=ACTIVITY_SECRET,
         # The presets' win tables ship with the bot; solving a server's own takes minutes of CPU: not here.
         solve_win_tables=False,
         log_level="WARNING",
@@ -183,10 +200,13 @@ async def play_world(
     language: str = "en",
     seed: int | None = None,
     pause: float = COMPUTER_PAUSE,
+    activity_port: int = 0,
 ) -> AsyncIterator[Table]:
-    """The bot in a SimCord world with the Preview open and the clock followed, closed on exit."""
+    """The bot in a SimCord world with the Preview open and the clock followed, and its Activity on
+    `activity_port` (any free one: 0), closed on exit."""
     locale = LOCALES[language]
-    bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
+    activity_port = activity_port or free_port()
+    bot = FarkleBot(settings_for(database, pause, activity_port), dice=seeded_games(seed))
     await asyncio.to_thread(adopt_shipped_win_tables)
     env = simcord.Env(bot, settle_timeout=SETTLE_PATIENCE, check_errors=False)
     introduce_bot(env, BOT_NAME, AVATAR, starting=datetime.now(UTC))
@@ -198,16 +218,20 @@ async def play_world(
         admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         you = guild.add_member(env.create_user(YOUR_NAME.lower(), global_name=YOUR_NAME), roles=[admins])
         friend = guild.add_member(env.create_user(FRIENDS_NAME.lower(), global_name=FRIENDS_NAME))
+        members = [Member(m.id, name, locale) for m, name in ((you, YOUR_NAME), (friend, FRIENDS_NAME))]
         with speak_client_locale(locale):
-            async with env.preview(
-                channel,
-                viewers=[you, friend],
-                layout="channel",
-                locale=locale,
-                assets={**await die_faces(bot), avatar_url(env, AVATAR): ("avatar.png", face_image(6))},
-                port=port,
-            ) as preview:
-                table = Table(bot, env, guild, channel, you, friend, preview)
+            async with (
+                sign_in_locally(bot, channel.id, guild.id, members),
+                env.preview(
+                    channel,
+                    viewers=[you, friend],
+                    layout="channel",
+                    locale=locale,
+                    assets={**await die_faces(bot), avatar_url(env, AVATAR): ("avatar.png", face_image(6))},
+                    port=port,
+                ) as preview,
+            ):
+                table = Table(bot, env, guild, channel, you, friend, preview, activity_port=activity_port)
                 gate_page_actions(preview, table.gate, after=table.mark_published)
                 driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
                 try:
@@ -219,6 +243,35 @@ async def play_world(
     finally:
         await env.shutdown()
         await bot.close()
+
+
+@contextlib.asynccontextmanager
+async def sign_in_locally(
+    bot: FarkleBot, channel_id: int, guild_id: int, members: list[Member]
+) -> AsyncIterator[None]:
+    """A stand-in for Discord's sign-in on a free local port, where the bot's Activity asks (`Route.BASE`):
+    the mock's members (`mock:alex`, `mock:sam`) in the mock's instance, which is in the channel."""
+    assert bot.application_id is not None
+    discord_api = ActivityDiscord(bot.application_id, ACTIVITY_SECRET, bot.http.token or "")
+    discord_api.mock_members = {member.name.lower(): member for member in members}
+    discord_api.join(MOCK_INSTANCE, channel_id, guild_id, *members)
+    runner = web.AppRunner(discord_api.app(), access_log=None)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    base, discord.http.Route.BASE = discord.http.Route.BASE, f"http://127.0.0.1:{port}{API}"
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = base
+        await runner.cleanup()
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
 
 
 def port_is_free(port: int) -> bool:
@@ -236,7 +289,9 @@ async def serve(database: Path, port: int, language: str, seed: int | None) -> N
     async with play_world(database, port=port, language=language, seed=seed) as table:
         print(
             f"Farkle is ready at {table.url}  (you are {YOUR_NAME}, with Manage Server; "
-            f'"Viewing as" plays as {FRIENDS_NAME}. One local user only; Ctrl-C stops it)',
+            f'"Viewing as" plays as {FRIENDS_NAME}. One local user only; Ctrl-C stops it)\n'
+            f"The table as a Discord Activity: {table.activity_url('alex')}  and, as {FRIENDS_NAME}, "
+            f"{table.activity_url('sam')}",
             flush=True,
         )
         stop = asyncio.Event()

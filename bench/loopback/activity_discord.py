@@ -9,12 +9,14 @@ As Discord: a code is exchanged once, with the app's client id and secret, for a
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
 API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.Response]]
 
 
 @dataclass
@@ -59,11 +61,18 @@ class ActivityDiscord:
         instance.users.update(member.id for member in members)
         return instance
 
+    def routes(self) -> list[tuple[str, str, Handler]]:
+        """Method, path under `API` and handler of each endpoint (the loopback server mounts them too)."""
+        return [
+            ("POST", "/oauth2/token", self._token),
+            ("GET", "/users/@me", self._me),
+            ("GET", "/applications/{app}/activity-instances/{instance}", self._instance),
+        ]
+
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._note])
-        app.router.add_post(API + "/oauth2/token", self._token)
-        app.router.add_get(API + "/users/@me", self._me)
-        app.router.add_get(API + "/applications/{app}/activity-instances/{instance}", self._instance)
+        for method, path, handler in self.routes():
+            app.router.add_route(method, API + path, handler)
         return app
 
     @web.middleware

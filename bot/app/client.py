@@ -8,14 +8,13 @@ import gc
 import logging
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.activity.server import ActivityServer, open_activity
 from bot.app.command_sync import sync_if_changed
 from bot.app.emojis import load_dice_art
 from bot.app.errors import NOT_IN_DMS, reply_ephemeral, report_error
@@ -46,6 +45,9 @@ from bot.storage.server_settings import SqlConfigStore
 from bot.storage.sessions import SqlSessionStore
 from bot.storage.tournaments import SqlTournamentStore
 from bot.storage.win_tables import SqlWinTableStore
+
+if TYPE_CHECKING:
+    from bot.activity.server import ActivityServer
 
 log = logging.getLogger(__name__)
 
@@ -297,6 +299,8 @@ class FarkleBot(commands.AutoShardedBot):
             )
         await self._seasons.start()  # after the extensions: the seasons cog posts
         if self.settings.activity_port is not None and self.application_id is not None:
+            from bot.activity.server import open_activity  # its web server is imported only to run it
+
             token = self.http.token or ""
             self._activity = await open_activity(
                 self.settings, self.application_id, token, self._sessions, self._config
