@@ -114,7 +114,6 @@ async def moves(count: int) -> tuple[list[float], list[float]]:
     env = {"ACTIVITY_PORT": str(port), "ACTIVITY_HOST": "127.0.0.1", "DISCORD_CLIENT_SECRET": SECRET}
     with tempfile.TemporaryDirectory(prefix="bench-activity-") as folder:
         server, process, stand_in = await bot_session(env, Path(folder))
-        edits = Edits(server)
         players = FarklePlayers(server)
         board = Board(server.world.tables[0])
         try:
@@ -128,63 +127,90 @@ async def moves(count: int) -> tuple[list[float], list[float]]:
                 for member_id, member in members.items():
                     async with http.post(f"{base}/token", json={"code": stand_in.authorize(member)}) as got:
                         tokens[member_id] = (await got.json())["access_token"]
-                to_board = await _from_the_activity(http, base, tokens, edits, count)
-                to_activity = await _from_the_board(http, base, tokens, players, board, count)
+                signed_in = Members(http, base, tokens)
+                to_board = await _from_the_activity(signed_in, server, board, count)
+                to_activity = await _from_the_board(signed_in, players, board, count)
             return to_board, to_activity
         finally:
             process.stop()
             await server.close()
 
 
-async def _read(http: aiohttp.ClientSession, base: str, token: str) -> dict[str, Any]:
-    async with http.get(f"{base}/instances/{INSTANCE}", headers={"Authorization": f"Bearer {token}"}) as got:
-        answer = await got.json()
+class Members:
+    """ana and ben at the Activity, signed in as the page signs in."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, tokens: dict[int, str]) -> None:
+        self.http, self.base, self.tokens = http, base, tokens
+
+    async def read(self, token: str) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with self.http.get(f"{self.base}/instances/{INSTANCE}", headers=headers) as got:
+            answer = await got.json()
         if got.status != 200:
             raise RuntimeError(f"the Activity refused to read the table ({got.status}): {answer}")
         table: dict[str, Any] = answer["table"]
         return table
 
+    async def move(self, token: str, action: str, version: object) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"}
+        body = {"action": action, "version": version}
+        async with self.http.post(
+            f"{self.base}/instances/{INSTANCE}/actions", json=body, headers=headers
+        ) as got:
+            answer: dict[str, Any] = await got.json()
+        if got.status != 200:
+            raise RuntimeError(f"the Activity refused {action}: {answer}")
+        return answer
+
+    async def playing(self, server: LoopbackDiscord, board: Board) -> dict[str, Any]:
+        """The game in play, a new one opened from the Activity (ana opens and starts, ben joins) once
+        the last one is over; `board` follows the game's chat board."""
+        host, guest = (self.tokens[person.id] for person in (board.table.host, board.table.guest))
+        table = await self.read(host)
+        if table["stage"] == "playing":
+            return table
+        for token, action in ((host, "new"), (guest, "join"), (host, "start")):
+            table = (await self.move(token, action, (await self.read(token))["version"]))["table"]
+        await server.settled()
+        channel = str(board.table.channel_id)
+        board.message_id = max(
+            int(stored["id"])
+            for stored in server.messages.values()
+            if stored.get("channel_id") == channel and "turn" in text_of(stored)
+        )
+        return table
+
 
 async def _from_the_activity(
-    http: aiohttp.ClientSession, base: str, tokens: dict[int, str], edits: Edits, count: int
+    members: Members, server: LoopbackDiscord, board: Board, count: int
 ) -> list[float]:
-    seconds = []
-    for _ in range(count):
-        first = next(iter(tokens.values()))
-        table = await _read(http, base, first)
-        if table["stage"] != "playing":
-            break
-        token = tokens[int(table["current"])]
-        table = await _read(http, base, token)  # the current player's own moves
+    edits = Edits(server)
+    seconds: list[float] = []
+    while len(seconds) < count:
+        table = await members.playing(server, board)
+        token = members.tokens[int(table["current"])]
+        table = await members.read(token)  # the current player's own moves
         action = "roll" if "roll" in table["moves"] and not table["turn"]["roll"] else "bank_all"
         if action not in table["moves"]:
             action = "roll"
-        body = {"action": action, "version": table["version"]}
         started = time.perf_counter()
-        headers = {"Authorization": f"Bearer {token}"}
-        async with http.post(f"{base}/instances/{INSTANCE}/actions", json=body, headers=headers) as got:
-            answer = await got.json()
-        if got.status != 200:
-            raise RuntimeError(f"the Activity refused {action}: {answer}")
-        seconds.append(await edits.showing(answer["table"]["version"], started))
+        answer = await members.move(token, action, table["version"])
+        if answer["table"]["stage"] == "playing":  # the results board names no move: not timed
+            seconds.append(await edits.showing(answer["table"]["version"], started))
+    await server.settled()
     return seconds
 
 
-async def _from_the_board(
-    http: aiohttp.ClientSession,
-    base: str,
-    tokens: dict[int, str],
-    players: FarklePlayers,
-    board: Board,
-    count: int,
-) -> list[float]:
-    seconds = []
-    for _ in range(count):
+async def _from_the_board(members: Members, players: FarklePlayers, board: Board, count: int) -> list[float]:
+    seconds: list[float] = []
+    while len(seconds) < count:
+        await members.playing(players.server, board)
         move = players.next_move(board)
         if move is None:
-            break
-        watcher = next(token for member_id, token in tokens.items() if member_id != move.person.id)
-        async with http.ws_connect(f"{base}/instances/{INSTANCE}/live") as live:
+            await players.server.settled()
+            continue
+        watcher = next(token for member_id, token in members.tokens.items() if member_id != move.person.id)
+        async with members.http.ws_connect(f"{members.base}/instances/{INSTANCE}/live") as live:
             await live.send_json({"token": watcher})
             shown = (await live.receive_json(timeout=WAIT))["table"]["version"]
             started = time.perf_counter()

@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+# The stand-in for Discord's sign-in is the loopback Discord's (bench/loopback/activity_discord.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
 import discord
 import simcord
 from aiohttp import web
@@ -94,6 +97,7 @@ class Table:
     published_at: float = 0.0  # when, in the event loop's time
     changed_at: float = 0.0  # when the page last got a channel that had changed
     activity_port: int = 0
+    sign_in: ActivityDiscord | None = None  # Discord's sign-in for the Activity's members, on 127.0.0.1
 
     @property
     def url(self) -> str:
@@ -221,7 +225,7 @@ async def play_world(
         members = [Member(m.id, name, locale) for m, name in ((you, YOUR_NAME), (friend, FRIENDS_NAME))]
         with speak_client_locale(locale):
             async with (
-                sign_in_locally(bot, channel.id, guild.id, members),
+                sign_in_locally(bot, channel.id, guild.id, members) as sign_in,
                 env.preview(
                     channel,
                     viewers=[you, friend],
@@ -231,7 +235,17 @@ async def play_world(
                     port=port,
                 ) as preview,
             ):
-                table = Table(bot, env, guild, channel, you, friend, preview, activity_port=activity_port)
+                table = Table(
+                    bot,
+                    env,
+                    guild,
+                    channel,
+                    you,
+                    friend,
+                    preview,
+                    activity_port=activity_port,
+                    sign_in=sign_in,
+                )
                 gate_page_actions(preview, table.gate, after=table.mark_published)
                 driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
                 try:
@@ -248,7 +262,7 @@ async def play_world(
 @contextlib.asynccontextmanager
 async def sign_in_locally(
     bot: FarkleBot, channel_id: int, guild_id: int, members: list[Member]
-) -> AsyncIterator[None]:
+) -> AsyncIterator[ActivityDiscord]:
     """A stand-in for Discord's sign-in on a free local port, where the bot's Activity asks (`Route.BASE`):
     the mock's members (`mock:alex`, `mock:sam`) in the mock's instance, which is in the channel."""
     assert bot.application_id is not None
@@ -261,7 +275,7 @@ async def sign_in_locally(
     await web.TCPSite(runner, "127.0.0.1", port).start()
     base, discord.http.Route.BASE = discord.http.Route.BASE, f"http://127.0.0.1:{port}{API}"
     try:
-        yield
+        yield discord_api
     finally:
         discord.http.Route.BASE = base
         await runner.cleanup()
