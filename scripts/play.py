@@ -44,8 +44,10 @@ from preview_bridge import (
     speak_client_locale,
     timers_follow_the_driver,
 )
+from pydantic import SecretStr
 from simcord.preview import Preview
 
+from bot.activity.server import open_activity
 from bot.app.client import FarkleBot
 from bot.app.emojis import face_image
 from bot.app.logs import setup_logging
@@ -122,15 +124,12 @@ def seeded_games(seed: int | None) -> Callable[[], SeededDice] | None:
     return lambda: SeededDice(streams.randrange(2**32))
 
 
-def settings_for(database: Path, pause: float, activity_port: int) -> Settings:
+def settings_for(database: Path, pause: float) -> Settings:
     return Settings(
         _env_file=None,
         discord_token=None,
         database_path=database,
         shard_count=1,
-        activity_port=activity_port,
-        activity_host="127.0.0.1",
-        discord_client_secret=ACTIVITY_SECRET,
         # The presets' win tables ship with the bot; solving a server's own takes minutes of CPU: not here.
         solve_win_tables=False,
         log_level="WARNING",
@@ -210,7 +209,7 @@ async def play_world(
     `activity_port` (any free one: 0), closed on exit."""
     locale = LOCALES[language]
     activity_port = activity_port or free_port()
-    bot = FarkleBot(settings_for(database, pause, activity_port), dice=seeded_games(seed))
+    bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
     await asyncio.to_thread(adopt_shipped_win_tables)
     env = simcord.Env(bot, settle_timeout=SETTLE_PATIENCE, check_errors=False)
     introduce_bot(env, BOT_NAME, AVATAR, starting=datetime.now(UTC))
@@ -225,7 +224,7 @@ async def play_world(
         members = [Member(m.id, name, locale) for m, name in ((you, YOUR_NAME), (friend, FRIENDS_NAME))]
         with speak_client_locale(locale):
             async with (
-                sign_in_locally(bot, channel.id, guild.id, members) as sign_in,
+                sign_in_locally(bot, channel.id, guild.id, members, activity_port) as sign_in,
                 env.preview(
                     channel,
                     viewers=[you, friend],
@@ -261,22 +260,39 @@ async def play_world(
 
 @contextlib.asynccontextmanager
 async def sign_in_locally(
-    bot: FarkleBot, channel_id: int, guild_id: int, members: list[Member]
+    bot: FarkleBot, channel_id: int, guild_id: int, members: list[Member], port: int
 ) -> AsyncIterator[ActivityDiscord]:
-    """A stand-in for Discord's sign-in on a free local port, where the bot's Activity asks (`Route.BASE`):
-    the mock's members (`mock:alex`, `mock:sam`) in the mock's instance, which is in the channel."""
+    """The bot's Activity on `port`, and a stand-in for Discord's sign-in on another, where the Activity
+    asks (`Route.BASE`): the mock's members (`mock:alex`, `mock:sam`) in the mock's instance, which is in
+    the channel.
+
+    The Activity's server is started here, as the client starts it with ACTIVITY_PORT set, not by the bot:
+    SimCord counts what the bot starts as its work, and a page's open socket would never let it settle.
+    Without ACTIVITY_PORT the chat board has no "Play at the table" (the Preview can't launch one).
+    """
     assert bot.application_id is not None
     discord_api = ActivityDiscord(bot.application_id, ACTIVITY_SECRET, bot.http.token or "")
     discord_api.mock_members = {member.name.lower(): member for member in members}
     discord_api.join(MOCK_INSTANCE, channel_id, guild_id, *members)
     runner = web.AppRunner(discord_api.app(), access_log=None)
     await runner.setup()
-    port = free_port()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
-    base, discord.http.Route.BASE = discord.http.Route.BASE, f"http://127.0.0.1:{port}{API}"
+    stand_in = free_port()
+    await web.TCPSite(runner, "127.0.0.1", stand_in).start()
+    base, discord.http.Route.BASE = discord.http.Route.BASE, f"http://127.0.0.1:{stand_in}{API}"
+    settings = bot.settings.model_copy(
+        update={
+            "activity_port": port,
+            "activity_host": "127.0.0.1",
+            "discord_client_secret": SecretStr(ACTIVITY_SECRET),
+        }
+    )
+    activity = await open_activity(
+        settings, bot.application_id, bot.http.token or "", bot.sessions, bot.config
+    )
     try:
         yield discord_api
     finally:
+        await activity.close()
         discord.http.Route.BASE = base
         await runner.cleanup()
 

@@ -97,10 +97,11 @@ class DiscordApi:
         self._members.put(token, member)
         return member
 
-    async def instance(self, instance_id: str) -> Instance | None:
-        """Where an activity instance of this app runs and who is in it (None: no such instance)."""
+    async def instance(self, instance_id: str, member_id: int) -> Instance | None:
+        """Where an activity instance of this app runs and who is in it (None: no such instance); asked
+        again when `member_id` is not in it as last read (they may have just joined)."""
         known = self._instances.get(instance_id)
-        if known is not None:
+        if known is not None and member_id in known.users:
             return known
         path = f"/applications/{self.application_id}/activity-instances/{instance_id}"
         found = await self._get(path, f"Bot {self._bot_token}")

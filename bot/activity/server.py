@@ -156,7 +156,7 @@ class ActivityServer:
         if member is None:
             raise Refused(401, _reader(request).say(SIGN_IN_AGAIN))
         tr = _reader(request, member)
-        instance = await self.api.instance(request.match_info["instance_id"])
+        instance = await self.api.instance(request.match_info["instance_id"], member.id)
         if instance is None or member.id not in instance.users:
             raise Refused(403, tr.say(NOT_IN_INSTANCE))
         return member, instance, tr
