@@ -154,6 +154,5 @@ async def _started_in(playwright: Any, table: Table, folder: Path, language: str
 
 
 async def _shoot(page: Page, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    if SHOTS:  # Playwright makes the folder
         await page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
