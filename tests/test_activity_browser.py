@@ -112,31 +112,29 @@ async def test_two_members_play_from_the_activity_and_the_chat_board_follows(tmp
 async def test_at_phone_size_nothing_is_cut_off_in_english_and_german(tmp_path: Path) -> None:
     for language, word in (("en", "Start a game"), ("de", "Spiel starten")):
         folder = tmp_path / language
-        async with play_world(folder / "farkle.sqlite3", seed=5, language=language) as table:
-            async with async_playwright() as playwright:
-                alex = await page_for(playwright, table, "alex", folder, PHONE)
-                await alex.get_by_role("button", name=word).wait_for()
-                await alex.context.close()
-                alex, sam = await _started_in(playwright, table, folder, language)
-                mover = alex if current(table) == "alex" else sam
-                await mover.locator("button.roll").click()
-                await mover.locator(".dice .die-button").first.wait_for()
-                await mover.wait_for_timeout(600)  # the roll's animation
-                width = await mover.evaluate("() => document.documentElement.scrollWidth")
-                assert width <= PHONE["width"], f"{language}: the page scrolls sideways ({width} px)"
-                boxes = await mover.locator("button, h1, p, li").evaluate_all(
-                    "(all) => all.map((e) => { const r = e.getBoundingClientRect();"
-                    " return [e.textContent, r.left, r.right, e.scrollWidth > e.clientWidth + 1]; })"
-                )
-                cut = [
-                    text
-                    for text, left, right, clipped in boxes
-                    if left < 0 or right > PHONE["width"] or clipped
-                ]
-                assert not cut, f"{language}: cut off: {cut}"
-                await _shoot(mover, f"phone-{language}")
-                for page in (alex, sam):
-                    await page.context.close()
+        world = play_world(folder / "farkle.sqlite3", seed=5, language=language)
+        async with world as table, async_playwright() as playwright:
+            alex = await page_for(playwright, table, "alex", folder, PHONE)
+            await alex.get_by_role("button", name=word).wait_for()
+            await alex.context.close()
+            alex, sam = await _started_in(playwright, table, folder, language)
+            mover = alex if current(table) == "alex" else sam
+            await mover.locator("button.roll").click()
+            await mover.locator(".dice .die-button").first.wait_for()
+            await mover.wait_for_timeout(600)  # the roll's animation
+            width = await mover.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{language}: the page scrolls sideways ({width} px)"
+            boxes = await mover.locator("button, h1, p, li").evaluate_all(
+                "(all) => all.map((e) => { const r = e.getBoundingClientRect();"
+                " return [e.textContent, r.left, r.right, e.scrollWidth > e.clientWidth + 1]; })"
+            )
+            cut = [
+                text for text, left, right, clipped in boxes if left < 0 or right > PHONE["width"] or clipped
+            ]
+            assert not cut, f"{language}: cut off: {cut}"
+            await _shoot(mover, f"phone-{language}")
+            for page in (alex, sam):
+                await page.context.close()
 
 
 async def _started_in(playwright: Any, table: Table, folder: Path, language: str) -> tuple[Page, Page]:
