@@ -65,6 +65,7 @@ async def open_desk(db: Database, clock: FakeClock, store: TournamentStore | Non
         desk.champions.append((user, achievement, source))
 
     door = Tournaments(store or SqlTournamentStore(db), clock, manager, award)
+    manager.subscribe(door.on_game_event)  # as `bot.app.wiring` does
     desk = Desk(db, clock, manager, door)
 
     async def listen(notice: Notice) -> None:
