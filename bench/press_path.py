@@ -31,7 +31,7 @@ INLINE = {"<genexpr>", "<listcomp>", "<dictcomp>", "<setcomp>", "<lambda>"}
 def _bot_types() -> tuple[Any, Any, Any]:
     """FarkleBot and its settings, wherever this checkout keeps them (the path is measured before and after
     a move of the modules)."""
-    for client, env in (("bot.app.client", "bot.core.env"), ("bot.client", "bot.settings")):
+    for client, env in (("bot.app.client", "bot.core.environment"), ("bot.client", "bot.settings")):
         try:
             settings = importlib.import_module(env)
             return importlib.import_module(client).FarkleBot, settings.Settings, settings.GameSettings

@@ -28,7 +28,7 @@ from bot.app.memory import release_memory
 from bot.app.system_clock import SystemClock
 from bot.app.wiring import Services, build_services, connect
 from bot.core.clock import Clock
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine import PRESET_NAMES, DiceSource, Ruleset
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.services.i18n import CommandTranslator, for_member, translators

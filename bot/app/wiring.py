@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from bot.core.clock import Clock
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.core.server_settings import SETTINGS
 from bot.engine import DiceSource
 from bot.services.ratings import rate_game

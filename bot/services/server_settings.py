@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.clock import Clock
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.periods import SeasonLength
 from bot.core.server_settings import LANGUAGE, SEASON, SETTINGS, ServerSetting, stored_values
 from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset, UserFacingError

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Literal
 
 from bot.core.clock import Clock
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
@@ -89,8 +89,7 @@ class SessionManager:
 
     def subscribe(self, subscriber: Subscriber) -> None:
         """Every event of the stream (`bot.sessions.stream_events`): a start-up's restored games, every
-        change to
-        a game and every game's end, whatever caused it, reviews, dailies and achievements."""
+        change to a game and every game's end, whatever caused it, reviews, dailies and achievements."""
         self.events.subscribe(subscriber)
 
     def snapshot(self, channel_id: int) -> Snapshot | None:

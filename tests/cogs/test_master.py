@@ -11,7 +11,7 @@ import pytest
 import simcord
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine import strategy_for
 from bot.engine.rules import Ruleset
 from bot.engine.win.game import streak_count

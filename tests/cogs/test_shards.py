@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from bot.app.client import FarkleBot
 from bot.core.database_url import DatabaseUrl
-from bot.core.env import GameSettings, Settings
+from bot.core.environment import GameSettings, Settings
 from bot.core.records import StoredSession
 from bot.engine import Game
 from bot.services.ratings import rate_game

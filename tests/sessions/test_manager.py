@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.engine import Ruleset, ScriptedDice
 from bot.sessions.commands import OUTDATED

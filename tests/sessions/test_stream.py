@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.engine import Ruleset
 from bot.sessions.manager import SessionManager
 from bot.sessions.requests import Host

@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine import Ruleset
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Session

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 from sqlalchemy import text
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.records import GameRecord, PlayerRecord
 from bot.engine import Ruleset, SeededDice
 from bot.engine.tournament import STAND_IN
