@@ -51,7 +51,7 @@ from bot.activity.server import open_activity
 from bot.app.client import FarkleBot
 from bot.app.emojis import face_image
 from bot.app.logs import setup_logging
-from bot.core.env import GameSettings, Settings
+from bot.core.environment import GameSettings, Settings
 from bot.engine import PRESET_NAMES, Ruleset, SeededDice
 from bot.engine.win.tables import adopt
 from bot.render.dice import FACES, emoji_name
@@ -287,7 +287,7 @@ async def sign_in_locally(
         }
     )
     activity = await open_activity(
-        settings, bot.application_id, bot.http.token or "", bot.sessions, bot.config
+        settings, bot.application_id, bot.http.token or "", bot.services.sessions, bot.services.config
     )
     try:
         yield discord_api

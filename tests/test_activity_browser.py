@@ -73,7 +73,7 @@ async def opened_and_started(
 
 
 def current(table: Table) -> str:
-    snapshot = table.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.current is not None
     return "alex" if snapshot.current == table.you.id else "sam"
 
@@ -96,7 +96,7 @@ async def test_two_members_play_from_the_activity_and_the_chat_board_follows(tmp
         assert all(await cy.locator(".dice .die-button").evaluate_all("(d) => d.map((b) => b.disabled)"))
 
         # The other way round: a die picked on the chat board is picked on every page.
-        snapshot = table.bot.sessions.snapshot(table.channel.id)
+        snapshot = table.bot.services.sessions.snapshot(table.channel.id)
         assert snapshot is not None
         player = table.you if snapshot.current == table.you.id else table.friend
         first_die = buttons(board(table))["die:0"]

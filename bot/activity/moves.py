@@ -23,6 +23,7 @@ from bot.sessions.actions import TURN_ACTIONS, ButtonAction
 from bot.sessions.commands import GAME_OVER, NOT_OF_THIS_GAME
 from bot.sessions.manager import SessionManager
 from bot.sessions.outcome import Outcome
+from bot.sessions.requests import Host, Press
 from bot.sessions.session import Snapshot
 from bot.sessions.stream_events import Cause
 
@@ -82,7 +83,7 @@ class Moves:
             return self._not_theirs(member, instance, tr, snapshot, action)
         if action == "hint":
             return await self._hint(member, instance, tr, snapshot)
-        outcome = await self.manager.press(
+        press = Press(
             instance.channel_id,
             snapshot.game_id,
             snapshot.seq,
@@ -90,8 +91,8 @@ class Moves:
             member.name,
             PRESSES[action],
             None if arg is None else str(arg),
-            cause=Cause.ACTIVITY,
         )
+        outcome = await self.manager.press(press, cause=Cause.ACTIVITY)
         return self._answer(member, instance, tr, outcome)
 
     def _not_theirs(
@@ -124,9 +125,8 @@ class Moves:
         settings = config.table
         if settings.language is None and instance.guild_id is None:  # no server's language in a DM
             settings = replace(settings, language=language_of(member.locale))
-        outcome = await self.manager.open_lobby(
-            scope, instance.channel_id, member.id, member.name, config.ruleset, settings, cause=Cause.ACTIVITY
-        )
+        host = Host(scope, instance.channel_id, member.id, member.name)
+        outcome = await self.manager.open_lobby(host, config.ruleset, settings, cause=Cause.ACTIVITY)
         return self._answer(member, instance, tr, outcome)
 
     def _answer(self, member: Member, instance: Instance, tr: Translator, outcome: Outcome) -> Reply:

@@ -19,7 +19,7 @@ from aiohttp import WSMsgType, web
 from bot.activity.discord_api import DiscordApi, Instance, Member
 from bot.activity.live import LiveTables, Watcher
 from bot.activity.moves import Moves
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine.messages import Message
 from bot.render.language import Translator
 from bot.services.i18n import language_of, translator

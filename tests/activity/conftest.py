@@ -77,8 +77,8 @@ async def activity(table: Table, monkeypatch: pytest.MonkeyPatch) -> AsyncIterat
     await discord_server.start_server()
     monkeypatch.setattr(discord.http.Route, "BASE", str(discord_server.make_url(API)))
     api = DiscordApi(bot.application_id, SECRET, BOT_TOKEN)
-    server = ActivityServer(api, Moves(bot.sessions, bot.config))
-    bot.sessions.subscribe(server.live.on_game_event)
+    server = ActivityServer(api, Moves(bot.services.sessions, bot.services.config))
+    bot.services.sessions.subscribe(server.live.on_game_event)
     client = TestClient(TestServer(server.app()))
     await client.start_server()
     members = [member_of(m) for m in (table.ana, table.ben, table.cy)]

@@ -12,7 +12,7 @@ from loopback.activity_discord import Member
 from pydantic import SecretStr
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from tests.activity.conftest import INSTANCE, Activity, member_of
 from tests.cogs.conftest import Dice
 from tests.cogs.play import ROLL_OFF, act, board_message, farkle, open_game, rolled, selected, texts
@@ -47,7 +47,7 @@ async def test_a_forged_or_missing_token_is_refused(activity: Activity) -> None:
         headers={"Authorization": "Bearer forged"},
     )
     assert moved.status == 401
-    assert farkle(activity.table.env).sessions.snapshot(activity.table.channel.id) is None
+    assert farkle(activity.table.env).services.sessions.snapshot(activity.table.channel.id) is None
 
 
 async def test_only_members_in_the_instance_are_let_in(activity: Activity) -> None:

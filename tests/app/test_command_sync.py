@@ -10,7 +10,7 @@ import pytest
 import simcord
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.storage import command_sync
 from tests.cogs.activities import ENTRY_POINT, Activities
 from tests.cogs.play import farkle
@@ -83,11 +83,11 @@ async def test_unsetting_dev_guild_id_clears_the_servers_copies(env: simcord.Env
     channel = guild.create_text_channel("games")
     await env.restart_bot(bot_with(dev_guild_id=guild.id))
     assert ("extra", 1) in env.backend.commands.get(guild.id, {}), "DEV_GUILD_ID's server got the tree"
-    assert str(guild.id) in await command_sync.scopes(farkle(env).db)
+    assert str(guild.id) in await command_sync.scopes(farkle(env).services.database)
 
     await env.restart_bot(bot_with())  # DEV_GUILD_ID unset
     assert env.backend.commands.get(guild.id) == {}, "the server's copies are gone"
-    assert await command_sync.scopes(env.bot.db) == ["global"]  # type: ignore[attr-defined]
+    assert await command_sync.scopes(farkle(env).services.database) == ["global"]
     assert ("extra", 1) in global_commands(env)
     assert list(member.available_commands(channel)).count("farkle help") == 1, "each command once"
 
@@ -101,7 +101,7 @@ async def test_a_server_that_let_the_app_go_is_forgotten(env: simcord.Env, bot_w
     await env.restart_bot(bot_with(dev_guild_id=guild.id))
     env.inject_error("PUT", f"/applications/*/guilds/{guild.id}/commands", status=403, code=50001)
     await env.restart_bot(bot_with())
-    assert await command_sync.scopes(env.bot.db) == ["global"]  # type: ignore[attr-defined]
+    assert await command_sync.scopes(farkle(env).services.database) == ["global"]
 
 
 async def test_a_failed_clearing_is_tried_again_at_the_next_start(env: simcord.Env, bot_with: Make) -> None:
@@ -109,7 +109,7 @@ async def test_a_failed_clearing_is_tried_again_at_the_next_start(env: simcord.E
     await env.restart_bot(bot_with(dev_guild_id=guild.id))
     env.inject_error("PUT", f"/applications/*/guilds/{guild.id}/commands", status=500)
     await env.restart_bot(bot_with())
-    assert str(guild.id) in await command_sync.scopes(farkle(env).db)
+    assert str(guild.id) in await command_sync.scopes(farkle(env).services.database)
     await env.restart_bot(bot_with())
-    assert await command_sync.scopes(env.bot.db) == ["global"]  # type: ignore[attr-defined]
+    assert await command_sync.scopes(farkle(env).services.database) == ["global"]
     assert env.backend.commands.get(guild.id) == {}

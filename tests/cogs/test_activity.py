@@ -9,7 +9,7 @@ import pytest
 import simcord
 from pydantic import SecretStr
 
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.render.parts import TABLE_BUTTON
 from tests.cogs.activities import Activities
 from tests.cogs.conftest import Table

@@ -76,7 +76,7 @@ async def test_a_changed_translation_is_synced_again(
     env: simcord.Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bot = farkle(env)
-    assert not await sync_if_changed(bot.tree, bot.db, None), "nothing changed since start-up"
+    assert not await sync_if_changed(bot.tree, bot.services.database, None), "nothing changed since start-up"
     translate = CommandTranslator.translate
 
     async def reworded(
@@ -89,5 +89,7 @@ async def test_a_changed_translation_is_synced_again(
         return f"{text}!" if text else text
 
     monkeypatch.setattr(CommandTranslator, "translate", reworded)
-    assert await sync_if_changed(bot.tree, bot.db, None), "only a translation changed: the hash must see it"
+    assert await sync_if_changed(bot.tree, bot.services.database, None), (
+        "only a translation changed: the hash must see it"
+    )
     assert command_syncs(env) == 2
