@@ -180,3 +180,15 @@ def test_the_rating_formula_the_pages_write_is_the_codes() -> None:
         assert (int(base.replace(",", "")), int(step)) == (FRIENDLY_BASE, FRIENDLY_STEP), name
         assert "(μ − 3σ)" in rest, f"{name}: {base} + {step} × {rest}"
     assert friendly(30.0, 2.0) == FRIENDLY_BASE + FRIENDLY_STEP * (30.0 - 3 * 2.0)
+
+
+def test_every_screenshot_is_shown_on_a_page() -> None:
+    """A picture nobody links goes stale unseen: each one under docs/screenshots/ is on a page."""
+    shown = {
+        (page.parent / target.partition("#")[0]).resolve()
+        for page in PAGES
+        for target in relative_links(page)
+    }
+    pictures = {picture.resolve() for picture in (ROOT / "docs" / "screenshots").glob("*.png")}
+    assert pictures, "no screenshots found"
+    assert pictures - shown == set()
