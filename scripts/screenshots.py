@@ -23,7 +23,6 @@ import shutil
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from table_moves import (
     click_on_page,
     command_on_page,
     enabled,
+    every_component,
     free_dice,
     game_over,
     keepers,
@@ -58,6 +58,7 @@ FLAGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+TEXTS = ("content", "label")  # what a text display and a button show
 LEVEL_SKILL = Path(__file__).resolve().parents[1] / "bot" / "assets" / "level_skill.json"
 # Custom emojis, mentions and timestamps: the page draws them as pictures or words.
 MARKUP = re.compile(r"<[^>]*>")
@@ -153,21 +154,10 @@ def drawn_dice(message: discord.Message) -> list[list[Any]]:
     ]
 
 
-def texts(components: list[Any]) -> Iterator[str]:
-    """Every text a Components V2 card shows: text displays and button labels, in containers and sections."""
-    for component in components:
-        for attribute in ("content", "label"):
-            if isinstance(value := getattr(component, attribute, None), str):
-                yield value
-        for nested in ("children", "components"):
-            yield from texts(list(getattr(component, nested, None) or []))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from texts([accessory])
-
-
 def drawn_text(message: discord.Message) -> str:
-    return "\n".join([message.content or "", *texts(message.components)])
+    """Every text the message shows: its content, its text displays and button labels."""
+    shown = [getattr(c, attribute, None) for c in every_component(message.components) for attribute in TEXTS]
+    return "\n".join([message.content or "", *(text for text in shown if isinstance(text, str))])
 
 
 def numbers_missing(drawn: str, page: str) -> list[str]:
