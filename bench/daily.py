@@ -15,9 +15,9 @@ import json
 import statistics
 import time
 
+from bot.core.records import GameRecord, PlayerRecord
 from bot.engine import Game, Ruleset, SeededDice, strategy_for
 from bot.engine.daily import DailyGame, expert_score
-from bot.records import GameRecord, PlayerRecord
 from bot.sessions.achievements import game_achievements
 
 DAY = 20_417

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from storage import generate  # bench/storage.py: the same archived games the leaderboard bench reads
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.storage import open_database
 
 BYTES_PER_GAME = 8_850  # measured: 20,000 games made 177 MB

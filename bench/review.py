@@ -31,9 +31,9 @@ from bot.engine.review import GameReview, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.solver import solve
-from bot.engine.wingame import streak_count
-from bot.engine.winprob import WinTables
-from bot.engine.winsolve import solve_winprob
+from bot.engine.win.game import streak_count
+from bot.engine.win.solve import solve_winprob
+from bot.engine.win.tables import WinTables
 from bot.render.chart import chart
 from bot.sessions.win_tables import shipped_tables
 

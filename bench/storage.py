@@ -40,14 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from percentile import percentile
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
+from bot.core.records import METRICS, Period
 from bot.engine import Game, IllegalAction, Ruleset, SeededDice
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate_game
-from bot.records import METRICS, Period
+from bot.services.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate_game
+from bot.services.stats import StatsService
 from bot.sessions.archive import record_of
 from bot.sessions.review import GameReviews
 from bot.sessions.session import Seat, Session
-from bot.stats import StatsService
 from bot.storage import Database, open_database
 from bot.storage.database import sqlalchemy_url
 from bot.storage.reviews import SqlReviewStore

@@ -25,7 +25,7 @@ from bot.engine.game import Action, Game
 from bot.engine.levels import strategy_for
 from bot.engine.master import win_chances
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.winprob import WinTables, adopt, unsupported
+from bot.engine.win.tables import WinTables, adopt, unsupported
 from bot.sessions.win_tables import shipped_path
 
 # domsleee/farkle (a solver for cardgames.io's Farkle): 1 = 100, 5 = 50, three of a kind x100 (1s: 1,000),
@@ -84,7 +84,7 @@ def bench_decisions(games: int) -> None:
 
 def measure(rules: Ruleset) -> str:
     """One solve's row: CPU and wall seconds, peak MiB, stored KiB, the first player's chance."""
-    from bot.engine.winsolve import solve_winprob  # the solver (Numba) only for --solve
+    from bot.engine.win.solve import solve_winprob  # the solver (Numba) only for --solve
 
     tracemalloc.start()
     wall, cpu = time.perf_counter(), time.process_time()

@@ -13,9 +13,9 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.database_url import DatabaseUrl
-from bot.logs import setup_logging
-from bot.settings import Settings, settings_problem
+from bot.app.logs import setup_logging
+from bot.core.database_url import DatabaseUrl
+from bot.core.environment import Settings, settings_problem
 from bot.storage import DatabaseUnavailable, SchemaBehind, SchemaTooNew, open_database
 from bot.storage.backup import BackupRefused, backup
 from bot.storage.copy import Copied, CopyRefused, copy_database
@@ -63,7 +63,7 @@ def _report(copied: Copied) -> None:
 
 
 async def _run(settings: Settings, token: str) -> None:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
     async with FarkleBot(settings) as bot:
         await bot.start(token)

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import for_server
 from bot.render.language import Translator
+from bot.services.i18n import for_server
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 
 def public(client: discord.Client, setting: str | None, guild_id: int | None) -> Translator:
@@ -21,4 +21,4 @@ def public(client: discord.Client, setting: str | None, guild_id: int | None) ->
 
 async def server_public(bot: FarkleBot, guild_id: int) -> Translator:
     """What a server's channels read outside any game: its language setting now, else its locale."""
-    return public(bot, await bot.config.language(guild_id), guild_id)
+    return public(bot, await bot.services.config.language(guild_id), guild_id)

@@ -17,17 +17,17 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.i18n import for_member
 from bot.render.dice import KEYCAP_ART
 from bot.render.replay import REPLAY_TEMPLATE, game_choice, replay_card, replay_pages
 from bot.render.review import replay_marks
 from bot.render.stats import replay_lines
 from bot.render.words import echo
-from cogs.delivery import board_scope
-from cogs.presses import answer_by_farkle
+from bot.services.i18n import for_member
+from cogs.board.delivery import board_scope
+from cogs.buttons import answer_by_farkle
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 
 async def recent_game_choices(
@@ -35,7 +35,7 @@ async def recent_game_choices(
 ) -> list[app_commands.Choice[str]]:
     """The member's newest games in this server whose id or description holds what they typed."""
     tr = for_member(interaction)
-    games = await bot.stats.played(board_scope(interaction), interaction.user.id)
+    games = await bot.services.stats.played(board_scope(interaction), interaction.user.id)
     typed = current.strip().lower()
     choices = [(game.game_id, game_choice(game, tr)) for game in games]
     return [app_commands.Choice(name=name, value=game) for game, name in choices if typed in name.lower()]
@@ -47,7 +47,7 @@ class ReplayCommands(commands.Cog):
     async def _pages(self, interaction: discord.Interaction, game: str) -> tuple[list[list[str]], str] | None:
         """The replay's pages (die emojis) and its `.txt` (keycaps), or None: no such game here."""
         tr = for_member(interaction)
-        replayed = await self.bot.stats.replay(board_scope(interaction), game, reviewed=True)
+        replayed = await self.bot.services.stats.replay(board_scope(interaction), game, reviewed=True)
         if replayed is None:
             return None
         marks = replay_marks(replayed.review, tr) if replayed.review else None

@@ -16,15 +16,15 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.i18n import for_member
 from bot.render.review import CHART_FILE, REVIEW_TEMPLATE, review_card
 from bot.render.words import echo
-from cogs.delivery import board_scope
-from cogs.presses import answer_by_farkle
+from bot.services.i18n import for_member
+from cogs.board.delivery import board_scope
+from cogs.buttons import answer_by_farkle
 from cogs.replay import recent_game_choices
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 
 class ReviewCommands(commands.Cog):
@@ -35,7 +35,7 @@ class ReviewCommands(commands.Cog):
         tr = for_member(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         scope = board_scope(interaction)
-        replayed = await self.bot.stats.replay(scope, game, reviewed=True, charted=True)
+        replayed = await self.bot.services.stats.replay(scope, game, reviewed=True, charted=True)
         if replayed is None or replayed.review is None:
             missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
             await interaction.followup.send(missing, ephemeral=True)

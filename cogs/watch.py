@@ -1,5 +1,6 @@
 """`/farkle watch`: follow a running game of this server from another channel, on a read-only follow
-board (`cogs.follow`, part of the board edge). A mixin of the `/farkle` group cog, like `ReviewCommands`."""
+board (`cogs.board.follow`, part of the board edge). A mixin of the `/farkle` group cog, like
+`ReviewCommands`."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.app.errors import reply_ephemeral
 from bot.engine.messages import N_
-from bot.errors import reply_ephemeral
-from bot.i18n import for_member
+from bot.services.i18n import for_member
 from bot.sessions.session import Snapshot
-from cogs.board import Boards
+from cogs.board.boards import Boards
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 NOTHING_TO_WATCH = N_("No running game of this server matches: name a player, or pick a game from the list.")
 CHOICE_NAME = 100  # Discord: the most characters of an autocomplete choice's name
@@ -66,6 +67,6 @@ class WatchCommands(commands.Cog):
             return []
         return [
             s
-            for s in self.bot.sessions.snapshots()
+            for s in self.bot.services.sessions.snapshots()
             if s.guild_id == guild_id and s.stage in ("lobby", "playing")
         ]

@@ -15,8 +15,8 @@ import sys
 import time
 
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.winprob import unsupported
-from bot.engine.winsolve import solve_winprob
+from bot.engine.win.solve import solve_winprob
+from bot.engine.win.tables import unsupported
 from bot.sessions.win_tables import shipped_path
 
 

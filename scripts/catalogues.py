@@ -7,7 +7,7 @@ Message ids are the English sentences marked by `Message(...)`, `Message.plural(
 `tr.text(...)`, `N_(...)` and `locale_str(...)` (see `bot/engine/messages.py`). Updating a catalogue adds
 new message ids untranslated and marks changed ones fuzzy: `tests/test_catalogues.py` fails until a
 translator has filled them in. A new language: `pybabel init -i bot/locales/farkle.pot -d bot/locales
--D farkle -l <locale>`, then add it to `LANGUAGES` in `bot/server_settings.py`.
+-D farkle -l <locale>`, then add it to `LANGUAGES` in `bot/core/server_settings.py`.
 """
 
 from __future__ import annotations

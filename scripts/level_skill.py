@@ -23,7 +23,7 @@ from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.luck import skill
 from bot.engine.review import review
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import adopt
+from bot.engine.win.tables import adopt
 from bot.sessions.win_tables import shipped_tables
 
 OUT = Path(__file__).resolve().parents[1] / "bot" / "assets" / "level_skill.json"

@@ -37,14 +37,14 @@ from preview_bridge import (
 )
 from simcord.preview import Preview
 
-from bot.client import FarkleBot
-from bot.emojis import face_image
+from bot.app.client import FarkleBot
+from bot.app.emojis import face_image
+from bot.app.logs import setup_logging
+from bot.core.environment import GameSettings, Settings
 from bot.engine import PRESET_NAMES, Ruleset, SeededDice
-from bot.engine.winprob import adopt
-from bot.logs import setup_logging
+from bot.engine.win.tables import adopt
 from bot.render.dice import FACES, emoji_name
 from bot.sessions.win_tables import shipped_tables
-from bot.settings import GameSettings, Settings
 
 # The bot's languages and the Discord locale a client of each sends.
 LOCALES = {"en": "en-US", "de": "de", "fr": "fr", "es": "es-ES", "pt-BR": "pt-BR"}

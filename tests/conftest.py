@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import simcord
 
-from bot.client import FarkleBot
-from bot.settings import GameSettings, Settings
+from bot.app.client import FarkleBot
+from bot.core.environment import GameSettings, Settings
 
 
 @pytest.fixture(autouse=True)

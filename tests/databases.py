@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import exc
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.storage import Database, open_database
 from bot.storage.database import sqlalchemy_url
 from bot.storage.schema import migrate

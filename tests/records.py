@@ -1,7 +1,7 @@
 """Game records with exactly the numbers a test needs (their action logs are not replayable)."""
 
+from bot.core.records import GameRecord, PlayerRecord
 from bot.engine import Ruleset
-from bot.records import GameRecord, PlayerRecord
 
 
 def player(

@@ -4,11 +4,11 @@ Every backticked reference that looks like code is checked against the source, r
 is imported, so discord.py is not needed):
 - a path (`bot/sessions/stream.py`, `cogs/`, `render/config.py`) names a file or folder of the repository;
   a script run with options (`bench/storage.py --database-url …`) exists and takes those options; a name
-  in a file (`tests/x.py::test_name`, `cogs/answers.py:edit_in_answer`) is defined there;
-- a dotted name from the bot's packages (`bot.render.components`, `cogs.delivery.board_scope`,
-  `cogs.board.Boards.show`) names a module, then a name it defines, then a member of that class;
-- a symbol written right after a path (`bot/config.py` (`ConfigService`), `components.py`: `Rendered`)
-  is defined in that file;
+  in a file (`tests/x.py::test_name`, `bot/app/discord_private.py:edit_in_answer`) is defined there;
+- a dotted name from the bot's packages (`bot.render.components`, `cogs.board.delivery.board_scope`,
+  `cogs.board.boards.Boards.show`) names a module, then a name it defines, then a member of that class;
+- a symbol written right after a path (`bot/services/server_settings.py` (`ConfigService`),
+  `components.py`: `Rendered`) is defined in that file;
 - a table's column (`boards.shown_version`) is in the schema the migrations make;
 - a name in a module written by the module's short name (`words.clip`, `schema.migration_lock`) is there;
 - a constant (`CATCH_UP_PACE`) or a class member (`Ledger.landed`) is defined somewhere in the code, and
@@ -44,7 +44,9 @@ DEFINED_IN = re.compile(
 )
 COMMAND = re.compile(r"^((?:bench|scripts)/[\w/]+\.py) (.*)$")
 OPTION = re.compile(r"(?<!\S)(--[a-z][\w-]*)")
-IN_FILE = re.compile(r"^([\w/]+\.py)::?(\w+)$")  # `tests/x.py::test_name`, `cogs/answers.py:edit_in_answer`
+IN_FILE = re.compile(
+    r"^([\w/]+\.py)::?(\w+)$"
+)  # `tests/x.py::test_name`, `bot/app/discord_private.py:edit_in_answer`
 COLUMN = re.compile(r"^(\w+)\.(\w+)$")  # `boards.shown_version`, when `boards` is a table
 DATA_FILE = re.compile(r"\.(sqlite3|png|json|pot?)$")
 CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
@@ -202,7 +204,7 @@ def files_named(reference: str, page: Path) -> list[Path]:
 def settings_variables() -> frozenset[str]:
     """Environment variables: each settings class's fields, upper-cased behind its `env_prefix`."""
     names = set()
-    for cls in ast.walk(parsed(ROOT / "bot" / "settings.py")):
+    for cls in ast.walk(parsed(ROOT / "bot" / "core" / "environment.py")):
         if isinstance(cls, ast.ClassDef):
             prefixes = [
                 keyword.value.value
@@ -292,25 +294,26 @@ def test_a_renamed_symbol_or_moved_file_is_found(tmp_path: Path) -> None:
         "The stream (`bot/sessions/stream.py`, `bot.sessions.stream.GameStream`), its `GameStream.publish`, "
         "`bot/render/stats.py` (`PAGE_TEMPLATE`) and `CATCH_UP_PACE`, set by `GAME_TURN_TIMEOUT`; "
         "`boards.shown_version`, `words.clip`, `bench/storage.py --database-url x`, "
-        "`tests/test_doc_links.py::test_every_relative_link_resolves`, `cogs/answers.py:edit_in_answer`.\n"
-        "Gone: `bot/sessions/river.py`, `bot.sessions.stream.GameRiver`, `cogs.board.Boards.vanish`, "
+        "`tests/test_doc_links.py::test_every_relative_link_resolves`, "
+        "`bot/app/discord_private.py:edit_in_answer`.\n"
+        "Gone: `bot/sessions/river.py`, `bot.sessions.stream.GameRiver`, `cogs.board.boards.Boards.vanish`, "
         "`GameStream.vanish`, `bot/render/components.py` (`PAGE_TEMPLATE`), `NO_SUCH_PACE`, "
         "`bench/storage.py --no-such-option`, `tests/test_doc_links.py::test_gone`, "
-        "`boards.shown_versions`, `words.clipped`, `cogs/answers.py:edit_in_reply`.\n"
+        "`boards.shown_versions`, `words.clipped`, `bot/app/discord_private.py:edit_in_reply`.\n"
         "A span wrapped `across(a,\nb)` keeps the pairs: `bot/sessions/pond.py`.\n"
         "```\n`bot/in/a/drawing.py`\n```\n  ```\n  `bot/in/a/listed/drawing.py`\n  ```\n"
     )
     assert broken_references(page) == [
         "bot/sessions/river.py",
         "bot.sessions.stream.GameRiver",
-        "cogs.board.Boards.vanish",
+        "cogs.board.boards.Boards.vanish",
         "GameStream.vanish",
         "NO_SUCH_PACE",
         "bench/storage.py --no-such-option",
         "tests/test_doc_links.py::test_gone",
         "boards.shown_versions",
         "words.clipped",
-        "cogs/answers.py:edit_in_reply",
+        "bot/app/discord_private.py:edit_in_reply",
         "bot/sessions/pond.py",
         "bot/render/components.py: PAGE_TEMPLATE",
     ]

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from pydantic_settings import BaseSettings
 
-from bot.ratings import FRIENDLY_BASE, FRIENDLY_STEP, friendly
-from bot.settings import Settings
+from bot.core.environment import Settings
+from bot.services.ratings import FRIENDLY_BASE, FRIENDLY_STEP, friendly
 
 ROOT = Path(__file__).parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

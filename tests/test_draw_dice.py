@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.emojis import face_image
+from bot.app.emojis import face_image
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.storage.schema import revisions
 
 
@@ -102,8 +102,9 @@ def test_the_running_bot_never_imports_alembic(tmp_path: Path, blank_database_ur
         else {"DATABASE_URL": str(where.server_url)}
     )
     start = (
-        "import sys, bot.__main__ as cli, bot.client, cogs.board, cogs.farkle, cogs.config\n"
-        "from bot.settings import Settings\n"
+        "import sys, bot.__main__ as cli, bot.app.client, cogs.board.boards, cogs.farkle\n"
+        "import cogs.server_settings\n"
+        "from bot.core.environment import Settings\n"
         "status = cli._prepare(Settings().database)\n"
         "sys.exit(status or ('alembic' in sys.modules and 'alembic was imported'))"
     )

@@ -74,11 +74,11 @@ def test_the_installed_wheel_migrates_from_an_unrelated_folder(installed: Instal
     elsewhere, env = tmp_path, installed.env(tmp_path)
     assert installed.prints("import bot; print(bot.__file__)", elsewhere).startswith(str(installed.target))
     faces = installed.prints(
-        "from bot.emojis import face_image; print(sum(map(len, map(face_image, range(1, 7)))))", elsewhere
+        "from bot.app.emojis import face_image; print(sum(map(len, map(face_image, range(1, 7)))))", elsewhere
     )
     assert int(faces) > 6 * 1000, "the die faces ship in the wheel"
     german = installed.prints(
-        "from bot.i18n import translator; print(translator('de').text('Join'))", elsewhere
+        "from bot.services.i18n import translator; print(translator('de').text('Join'))", elsewhere
     )
     assert german.strip() == "Beitreten", "the message catalogues ship in the wheel"
     result = subprocess.run(
@@ -114,7 +114,7 @@ def test_the_installed_wheel_shows_each_computer_level_with_its_measured_skill(
     buttons with the skill measured in the source tree's level_skill.json ("expert · skill 94")."""
     measured = json.loads((ROOT / "bot" / "assets" / "level_skill.json").read_text())["levels"]
     labels = installed.prints(
-        "import json; from bot.engine import LEVELS; from bot.i18n import translator; "
+        "import json; from bot.engine import LEVELS; from bot.services.i18n import translator; "
         "from bot.render.levels import with_skill; "
         "print(json.dumps({level: with_skill(level, level, translator('en')) for level in LEVELS}))",
         tmp_path,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.server_settings import SETTINGS
 from bot.engine import OPTIONS
-from bot.server_settings import SETTINGS
-from cogs.config import Config
+from cogs.server_settings import Config
 
 ROOT = Path(__file__).parents[1]
 README = (ROOT / "README.md").read_text()

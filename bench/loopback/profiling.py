@@ -357,7 +357,7 @@ class _CallerSplit:
 
 
 def describe(key: FunctionKey) -> str:
-    """`bot/engine/game.py:Game.roll` rather than a full site-packages path."""
+    """`bot/engine/game/__init__.py:Game.roll` rather than a full site-packages path."""
     if key[0] == "~":
         return key[2]
     filename = next((key[0].removeprefix(p) for p in _PREFIXES if key[0].startswith(p)), key[0])

@@ -2,14 +2,14 @@
 
 from bot.engine.dice import DiceSource, ScriptedDice, SeededDice, dice_from_state
 from bot.engine.errors import UserFacingError
-from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.gamekeeps import KeepPreview
-from bot.engine.gametypes import Action, GameResult, IllegalAction, PlayerState, TurnState
+from bot.engine.game.keeps import KeepPreview
+from bot.engine.game.types import Action, GameResult, IllegalAction, PlayerState, TurnState
+from bot.engine.history import Event
 from bot.engine.levels import LEVELS, strategy_for
-from bot.engine.ruleoptions import OPTIONS, OptionSpec, RulesError
-from bot.engine.rulepresets import PRESET_NAMES
 from bot.engine.rules import Ruleset
+from bot.engine.rules.options import OPTIONS, OptionSpec, RulesError
+from bot.engine.rules.presets import PRESET_NAMES
 from bot.engine.scoring import (
     ScoringOption,
     best_points,

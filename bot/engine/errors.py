@@ -9,7 +9,7 @@ class UserFacingError(ValueError):
     """A refusal carrying the `Message` written for the person who pressed or typed.
 
     Raised by the engine (`IllegalAction`, `RulesError`) and the config service; the bot's single error
-    handler (`bot.errors.explain`) answers it privately, in that person's language. `str(error)` is the
+    handler (`bot.app.errors.explain`) answers it privately, in that person's language. `str(error)` is the
     English sentence, for logs.
     """
 

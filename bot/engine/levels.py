@@ -7,7 +7,7 @@ from collections.abc import Callable
 from bot.engine.master import Master
 from bot.engine.rules import Ruleset
 from bot.engine.strategies import Easy, Expert, Normal, Strategy
-from bot.engine.winprob import tables_for
+from bot.engine.win.tables import tables_for
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "expert", "master")
 

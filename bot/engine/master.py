@@ -18,7 +18,7 @@ from bot.engine.moves import keep_action, legal_keeps, may_bank, offered_points,
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import wins_at_once
 from bot.engine.strategies import Expert
-from bot.engine.winprob import WinTables, table_key, tables_for, unsupported
+from bot.engine.win.tables import WinTables, table_key, tables_for, unsupported
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.events import Banked
 from bot.engine.game import Action, Game
-from bot.engine.gametypes import PlayerState, TurnState
+from bot.engine.game.types import PlayerState, TurnState
+from bot.engine.history import Banked
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import scoring_tables
 

@@ -22,8 +22,8 @@ from dataclasses import asdict, astuple, dataclass
 from typing import Any, Literal
 
 from bot.engine.dice import dice_from_state
-from bot.engine.events import Event, Farkled, Rolled
 from bot.engine.game import Action, Game
+from bot.engine.history import Event, Farkled, Rolled
 from bot.engine.luck import Measure, Moment, Step, linked
 from bot.engine.master import chance_to_win, modelled
 from bot.engine.messages import Message
@@ -33,7 +33,7 @@ from bot.engine.saved import JSON
 from bot.engine.scoring import wins_at_once
 from bot.engine.solver import solve
 from bot.engine.strategies import last_chance, points_to_beat
-from bot.engine.winprob import WinTables, table_key
+from bot.engine.win.tables import WinTables, table_key
 
 MoveKind = Literal["roll", "bank", "piggyback"]
 REVIEW_VERSION = 2  # 2: with the moments of the luck and skill split

@@ -14,8 +14,8 @@ from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 
-from bot.engine.rulefields import triple_factor
 from bot.engine.rules import Ruleset
+from bot.engine.rules.fields import triple_factor
 
 Faces = tuple[int, ...]  # sorted faces: the key of every table
 

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from math import sqrt
 
 from bot.engine.dice import ScriptedDice
-from bot.engine.events import Banked, TurnStarted
 from bot.engine.game import Game
+from bot.engine.history import Banked, TurnStarted
 from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.strategies import Strategy
-from bot.engine.winprob import adopt, tables_for, unsupported
-from bot.engine.winsolve import solve_winprob
+from bot.engine.win.solve import solve_winprob
+from bot.engine.win.tables import adopt, tables_for, unsupported
 
 Z_95 = 1.959964
 

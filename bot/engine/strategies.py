@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Protocol
 
-from bot.engine.events import Banked, Playoff
 from bot.engine.game import Action, Game
+from bot.engine.history import Banked, Playoff
 from bot.engine.moves import (
     Keep,
     TurnView,

@@ -5,7 +5,7 @@ thrown, a turn passes or the stage changes. Discord refuses a press whose id is 
 so an id must change only when its meaning does: a die button says what it does (`pick:3` / `drop:3`)
 and only that die's id changes when it toggles.
 
-The board edge (`cogs/board.py`) answers every press whose id matches `TEMPLATE`, on any message, so
+The board edge (`cogs/board/boards.py`) answers every press whose id matches `TEMPLATE`, on any message, so
 buttons keep working after a restart and rendering never depends on the cogs. Every part is bounded, so
 a forged id (a 5,000-digit number, say) simply matches nothing.
 """

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.core.records import Award, DailyStanding
 from bot.engine.daily import DAY_SECONDS, TURNS, TurnEnd
-from bot.records import Award, DailyStanding
 from bot.render.components import Rendered, card, heading, rows
 from bot.render.dice import DiceArt
 from bot.render.language import Translator
@@ -22,8 +22,8 @@ from bot.render.parts import title_block
 from bot.render.turn import DICE_PER_ROW, aside_text, with_odds
 from bot.render.words import FIELD_LIMIT, capped_name, clip
 from bot.sessions.achievements import BY_ID
-from bot.sessions.daily import Profile
-from bot.sessions.daily_attempt import DailyAttempt
+from bot.sessions.daily.attempt import DailyAttempt
+from bot.sessions.daily.door import Profile
 
 PREFIX = "farkle-daily"
 TEMPLATE = (

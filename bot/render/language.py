@@ -1,6 +1,7 @@
 """One reader's language: message ids translated, plural forms chosen, numbers written as they read them.
 
-Pure: a `Translator` is built from catalogues already loaded (`bot.i18n` reads them at start-up) and is
+Pure: a `Translator` is built from catalogues already loaded (`bot.services.i18n` reads them at start-up) and
+is
 handed to every drawing function, so what a message says depends only on its arguments.
 """
 
@@ -11,8 +12,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
+from bot.core.server_settings import LANGUAGES as LANGUAGES  # declared with the language setting
 from bot.engine.messages import AND, OR, Listing, Message, Param
-from bot.server_settings import LANGUAGES as LANGUAGES  # declared with the language setting
 
 SOURCE_LANGUAGE = "en"
 

@@ -7,7 +7,7 @@ import datetime
 
 import discord
 
-from bot.records import GameSummary
+from bot.core.records import GameSummary
 from bot.render.components import GOLD, DrawnView
 from bot.render.language import Translator
 from bot.render.layout import ActionRow, Button

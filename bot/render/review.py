@@ -8,11 +8,11 @@ from collections.abc import Mapping
 
 import discord
 
+from bot.core.records import SKILL_DECISIONS, SKILL_MINIMUM
 from bot.engine.luck import Moment, Part, split, turning_point
 from bot.engine.luck import skill as skill_rating
 from bot.engine.messages import Param
 from bot.engine.review import COSTLY, Decision, GameReview, Move, MoveKind, PlayerReview
-from bot.records import SKILL_DECISIONS, SKILL_MINIMUM
 from bot.render.components import MOST_TEXT, Rendered, card, heading
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 
 import discord
 
+from bot.core.records import GameSummary, Metric, Period, Ranked, SeasonPlace, SeasonStanding, StatsRow
 from bot.engine import Game
-from bot.engine.events import Kept, Rolled, TurnStarted
+from bot.engine.history import Kept, Rolled, TurnStarted
 from bot.engine.messages import N_
-from bot.records import GameSummary, Metric, Period, Ranked, SeasonPlace, SeasonStanding, StatsRow
 from bot.render.components import GOLD, DrawnView
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator

@@ -15,7 +15,7 @@ from bot.render.components import GREY, DrawnView, Rendered, card, heading, rows
 from bot.render.language import Translator
 from bot.render.layout import ActionRow, Button, Part, Separator, TextDisplay
 from bot.render.words import capped_name, clip, rules_name
-from bot.sessions.tournament_state import TournamentView
+from bot.sessions.tournament.state import TournamentView
 
 PREFIX = "farkle-tour"
 TEMPLATE = (

@@ -15,7 +15,7 @@ from fractions import Fraction
 import discord
 
 from bot.engine import Event
-from bot.engine.events import EntryFailed, Farkled, HotDice, PenaltyRoll, Piggybacked, Rolled, TurnStarted
+from bot.engine.history import EntryFailed, Farkled, HotDice, PenaltyRoll, Piggybacked, Rolled, TurnStarted
 from bot.render.components import rows
 from bot.render.dice import DiceArt
 from bot.render.language import Translator

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.engine import Event
-from bot.engine.events import (
+from bot.engine.history import (
     Banked,
     EntryFailed,
     Farkled,

@@ -1,1 +1,2 @@
-"""The only door to a game: each game behind its own lock, by game id (a channel names its current game)."""
+"""The only door to a game (manager, session, commands, stream) and the features built on it: tournaments,
+dailies, achievements, reviews, and the solved tables computers and hints read."""

@@ -14,16 +14,16 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.clock import Clock
+from bot.core.clock import Clock
+from bot.core.records import Award, GameRecord, PlayerRecord
 from bot.engine.daily import streaks
-from bot.engine.events import Banked, Kept, Overflow, PenaltyRoll, ThreeFarkles
+from bot.engine.history import Banked, Kept, Overflow, PenaltyRoll, ThreeFarkles
 from bot.engine.messages import N_
 from bot.engine.review import FLAWLESS_ACCURACY, GameReview
-from bot.records import Award, GameRecord, PlayerRecord
 from bot.sessions.archive import replay
-from bot.sessions.daily import DailyStore
-from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed, Publish
+from bot.sessions.daily.attempt import DailyAttempt
+from bot.sessions.daily.door import DailyStore
+from bot.sessions.stream_events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed, Publish
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +212,7 @@ class AchievementKeeper:
             self._publish(awarded)
 
     async def award_champion(self, user_id: int, achievement: str, source: str) -> None:
-        """A tournament's champion (`bot.sessions.tournaments`): one row per member, however often."""
+        """A tournament's champion (`bot.sessions.tournament.door`): one row per member, however often."""
         await self._store.award_game([Award(user_id, achievement, self._clock.now(), source)])
 
     async def restore(self) -> list[Award]:

@@ -7,9 +7,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.records import GameRecord, PlayerRecord
 from bot.engine import Action, Game, Ruleset
 from bot.engine.saved import JSON
-from bot.records import GameRecord, PlayerRecord
 from bot.sessions.numbers import numbers_of
 from bot.sessions.session import Session, engine_teams
 

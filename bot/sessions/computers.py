@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from bot.clock import Clock
+from bot.core.clock import Clock
 
 # Takes one move in the game (by id), if it is still a computer's turn in it; False once not.
 Step = Callable[[str], Awaitable[bool]]

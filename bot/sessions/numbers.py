@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine import Event
-from bot.engine.events import Banked, Farkled, HotDice, TurnStarted
+from bot.engine.history import Banked, Farkled, HotDice, TurnStarted
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.core.records import GameRecord
 from bot.engine import Advice, Event
-from bot.engine.events import GameOver, TurnStarted
+from bot.engine.history import GameOver, TurnStarted
 from bot.engine.master import WinAdvice
 from bot.engine.messages import Message
-from bot.records import GameRecord
 from bot.sessions.session import Snapshot
 
 

@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.core.records import GameRecord, ReviewedDecision, ReviewedSeat, ReviewRow
 from bot.engine.review import GameReview, review
-from bot.engine.winprob import tables_for
-from bot.records import GameRecord, ReviewedDecision, ReviewedSeat, ReviewRow
+from bot.engine.win.tables import tables_for
 from bot.sessions.archive import archived
-from bot.sessions.events import GameEnded, GameEvent, GameReviewed
+from bot.sessions.stream_events import GameEnded, GameEvent, GameReviewed
 
 log = logging.getLogger(__name__)
 

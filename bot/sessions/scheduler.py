@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
-from bot.clock import Clock
+from bot.core.clock import Clock
 
 Key = TypeVar("Key")
 Alarm = TypeVar("Alarm")

@@ -13,12 +13,12 @@ from typing import Any, Literal
 
 import orjson
 
+from bot.core.records import SessionRow, StoredSession
+from bot.core.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, TURN_TIMEOUT
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
-from bot.engine.events import event_from_row, event_row
+from bot.engine.history import event_from_row, event_row
 from bot.engine.review import live_chances, solve_next_roll
-from bot.engine.winprob import tables_for
-from bot.records import SessionRow, StoredSession
-from bot.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, TURN_TIMEOUT
+from bot.engine.win.tables import tables_for
 from bot.sessions.banking import bank_all
 from bot.sessions.numbers import PlayerNumbers, numbers_of
 
@@ -53,7 +53,7 @@ def engine_teams(rules: Ruleset, teams: Sequence[int | None]) -> list[int] | Non
 class TableSettings:
     """The per-server knobs a game is created with; a running game keeps the ones it started with.
     Every field but `max_players` (the operator's alone) is a server setting, declared in
-    `bot.server_settings` with `on_table`."""
+    `bot.core.server_settings` with `on_table`."""
 
     turn_timeout: int = TURN_TIMEOUT.default
     lobby_timeout: int = LOBBY_TIMEOUT.default

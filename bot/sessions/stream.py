@@ -3,7 +3,7 @@
 Features watch games by subscribing here (the board edge, pings, review, achievements, the daily cog):
 nothing else tells them anything. A start-up's restored games (`GamesRestored`), a game's stored review
 (`GameReviewed`), daily attempts (`DailyChanged`, `DailyEnded`) and achievements handed out (`Awarded`)
-are published here too; the vocabulary is `bot.sessions.events`, and only the session layer publishes
+are published here too; the vocabulary is `bot.sessions.stream_events`, and only the session layer publishes
 (the client wires it). Events are delivered in order by one background task, so a subscriber never
 delays the answer to the press that caused the change, and each is awaited before the next event, so a
 subscriber sees a game's changes in the order they were committed.
@@ -21,7 +21,7 @@ import asyncio
 import logging
 from typing import Protocol
 
-from bot.sessions.events import GameEnded, GameEvent, Subscriber
+from bot.sessions.stream_events import GameEnded, GameEvent, Subscriber
 
 log = logging.getLogger(__name__)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from bot.clock import Clock
+from bot.core.clock import Clock
+from bot.core.records import DatabaseBusy, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.engine import Event
-from bot.engine.events import TurnStarted
+from bot.engine.history import TurnStarted
 from bot.engine.messages import Message
-from bot.records import DatabaseBusy, GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.sessions.archive import record_of
 from bot.sessions.outcome import Outcome
 from bot.sessions.registry import GameRegistry

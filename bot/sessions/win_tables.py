@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from bot.engine import PRESET_NAMES, Ruleset
-from bot.engine.winprob import WinTables, adopt, table_key, tables_for, unsupported
+from bot.engine.win.tables import WinTables, adopt, table_key, tables_for, unsupported
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -84,7 +84,7 @@ async def solve_in_process(rules: Ruleset) -> bytes:
 
 def _solve_and_send(rules: Ruleset, send: Connection) -> None:
     """The worker's whole life. The solver (and Numba, ~60 MB) is imported here, in the worker only."""
-    from bot.engine.winsolve import solve_winprob
+    from bot.engine.win.solve import solve_winprob
 
     send.send_bytes(solve_winprob(rules).to_bytes())
 

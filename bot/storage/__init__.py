@@ -1,7 +1,7 @@
 """Storage: the database (SQLite or PostgreSQL), its schema, and the repositories that hold every SQL
 statement."""
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.storage.database import Database, DatabaseBusy, DatabaseUnavailable, SchemaBehind, SchemaTooNew
 from bot.storage.schema import migrate, open_database
 

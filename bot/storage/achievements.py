@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from bot.records import Award
+from bot.core.records import Award
 
 _AWARD = text(
     "INSERT INTO achievements (user_id, achievement, earned_at, source)"

@@ -1,4 +1,4 @@
-"""The board ledger: which messages show which game, owned by the delivery side (`cogs.ledger`).
+"""The board ledger: which messages show which game, owned by the delivery side (`cogs.board.ledger`).
 
 A game's saved state knows no Discord message: its board, its follow boards and its turn ping are rows
 here, keyed by game, channel and role, with the version each last showed (a start-up redraws the ones

@@ -7,7 +7,7 @@ from functools import partial
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
-from bot.records import Award, DailyRow, DailyStanding
+from bot.core.records import Award, DailyRow, DailyStanding
 from bot.storage import achievements
 from bot.storage.database import Database
 
@@ -97,7 +97,7 @@ def forget(connection: Connection, user_id: int) -> None:
 
 
 class SqlDailyStore:
-    """The daily manager's store (`bot.sessions.daily.DailyStore`) on the bot's database."""
+    """The daily manager's store (`bot.sessions.daily.door.DailyStore`) on the bot's database."""
 
     def __init__(self, db: Database) -> None:
         self._db = db

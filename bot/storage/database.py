@@ -25,8 +25,8 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 
-from bot.database_url import DatabaseUrl, Dialect
-from bot.records import DatabaseBusy as DatabaseBusy  # raised here; sessions catch it without SQL
+from bot.core.database_url import DatabaseUrl, Dialect
+from bot.core.records import DatabaseBusy as DatabaseBusy  # raised here; sessions catch it without SQL
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ class _GroupCommit:
                 outcomes = self._commit(batch)
             except BaseException as error:  # the writer lives on: every caller hears, none waits forever
                 outcomes = [(job, None, error) for job in batch]
-            _settle(outcomes)
+            _hand_back(outcomes)
 
     def _commit(self, batch: list[_Job]) -> list[_Outcome]:
         # Queued behind slow work for longer than an answer can wait: refused untouched, in time.
@@ -219,7 +219,7 @@ def _late(job: _Job) -> _Outcome:
     return job, None, DatabaseBusy("the database is busy with other writes")
 
 
-def _settle(outcomes: list[_Outcome]) -> None:
+def _hand_back(outcomes: list[_Outcome]) -> None:
     """Hand each caller its result, one wake-up of each event loop for the whole batch."""
     by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
     for outcome in outcomes:

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection
 
-from bot.records import GameRecord, PlayerRecord
+from bot.core.records import GameRecord, PlayerRecord
 
 # A seat's columns in `game_players`, in `PlayerRecord`'s order (results writes them, this reads them).
 PLAYER_COLUMNS = (

@@ -13,7 +13,7 @@ from functools import partial
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from bot.records import GameRecord
+from bot.core.records import GameRecord
 from bot.storage.database import Database, DatabaseBusy
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
-from bot.periods import Window
-from bot.records import (
+from bot.core.periods import Window
+from bot.core.records import (
     GameRecord,
     GameSummary,
     Metric,

@@ -16,8 +16,8 @@ from typing import Literal
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
-from bot.periods import Window
-from bot.records import SKILL_DECISIONS, SKILL_MINIMUM, GameRecord, Period, Ranked, ReviewRow, StatsRow
+from bot.core.periods import Window
+from bot.core.records import SKILL_DECISIONS, SKILL_MINIMUM, GameRecord, Period, Ranked, ReviewRow, StatsRow
 from bot.storage import ended
 from bot.storage.database import Database
 from bot.storage.recent import FOREVER

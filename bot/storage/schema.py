@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc, text
 from sqlalchemy.engine import Connection
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.storage.database import Database, DatabaseUnavailable, SchemaBehind, SchemaTooNew, failure_cause
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from bot.periods import DEFAULT_SEASON, Season, SeasonLength
-from bot.records import SeasonPlace, SeasonStanding
+from bot.core.periods import DEFAULT_SEASON, Season, SeasonLength
+from bot.core.records import SeasonPlace, SeasonStanding
 from bot.storage.recent import WINDOW_TOTALS
 
 _CLOSE = text(

@@ -7,7 +7,7 @@ from functools import partial
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, RowMapping
 
-from bot.records import GameRecord, Rater, SessionConflict, SessionRow, StoredSession
+from bot.core.records import GameRecord, Rater, SessionConflict, SessionRow, StoredSession
 from bot.storage.database import Database
 from bot.storage.ended import unannounced
 from bot.storage.results import mark_announced, write_record

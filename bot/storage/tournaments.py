@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection, RowMapping
 from sqlalchemy.exc import IntegrityError
 
-from bot.records import EntrantRow, GameRecord, TournamentRow
+from bot.core.records import EntrantRow, GameRecord, TournamentRow
 from bot.storage import ended
 from bot.storage.database import Database
 from bot.storage.results import FORGOTTEN

@@ -2,5 +2,5 @@
 `button.py` (the card's and the match calls' buttons) and `desk.py` (the `TournamentDesk` cog: what the
 tournament door says, shown as card edits, match threads and calls, game boards and podiums).
 
-The door is `bot.sessions.tournaments.Tournaments`; every game board goes out through the board edge.
+The door is `bot.sessions.tournament.door.Tournaments`; every game board goes out through the board edge.
 """

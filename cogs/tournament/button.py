@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.app.errors import reply_ephemeral
 from bot.engine.messages import N_
-from bot.errors import reply_ephemeral
-from bot.i18n import for_member
 from bot.render.tournament import TEMPLATE
-from bot.sessions.tournament_book import Answer
-from cogs.presses import answer_press
+from bot.services.i18n import for_member
+from bot.sessions.tournament.book import Answer
+from cogs.buttons import answer_press
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 
 async def answer_privately(interaction: discord.Interaction, answer: Answer, done: str) -> None:
@@ -43,7 +43,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         await answer_press(interaction, lambda bot: self._pressed(interaction, bot))
 
     async def _pressed(self, interaction: discord.Interaction, bot: FarkleBot) -> None:
-        door, user, tournament = bot.tournaments, interaction.user, self.tournament
+        door, user, tournament = bot.services.tournaments, interaction.user, self.tournament
         match self.action:
             case "join":
                 answer = await door.join(tournament, user.id, user.display_name)

@@ -1,7 +1,7 @@
 """`/farkle tournament`: new, list, show, start, cancel, advance, disqualify.
 
 A mixin of the `/farkle` group cog (Discord applies one command group per cog); the door is
-`bot.sessions.tournaments.Tournaments`, and a new tournament's card is posted by the desk.
+`bot.sessions.tournament.door.Tournaments`, and a new tournament's card is posted by the desk.
 """
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.app.errors import reply_ephemeral, report_error
 from bot.engine.messages import N_, Message
-from bot.errors import reply_ephemeral, report_error
-from bot.i18n import for_member
 from bot.render.language import Translator
 from bot.render.tournament import tournament_card, tournament_list
 from bot.render.words import echo
-from bot.sessions.tournaments import Tournaments
-from cogs.delivery import board_scope
+from bot.services.i18n import for_member
+from bot.sessions.tournament.door import Tournaments
+from cogs.board.delivery import board_scope
 from cogs.tournament.button import answer_privately
 from cogs.tournament.desk import TournamentDesk
 
 if TYPE_CHECKING:
-    from bot.client import FarkleBot
+    from bot.app.client import FarkleBot
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=locale_str("single elimination"), value="single"),
@@ -67,7 +67,7 @@ class TournamentCommands(commands.Cog):
 
     @property
     def tournaments(self) -> Tournaments:
-        return self.bot.tournaments
+        return self.bot.services.tournaments
 
     def _manager(self, interaction: discord.Interaction) -> bool:
         """Manage Server runs any tournament of the server; a host runs their own."""
@@ -79,7 +79,7 @@ class TournamentCommands(commands.Cog):
         assert interaction.guild_id is not None
         if self._manager(interaction):
             return None
-        role = (await self.bot.config.get(interaction.guild_id)).tournament_role
+        role = (await self.bot.services.config.get(interaction.guild_id)).tournament_role
         if role is None:
             return tr.text("Only members with Manage Server can hold a tournament.")
         member = interaction.user
@@ -134,12 +134,12 @@ class TournamentCommands(commands.Cog):
             return
         scope = board_scope(interaction)
         ruleset = (
-            await self.bot.config.resolve(scope, rules)
+            await self.bot.services.config.resolve(scope, rules)
             if rules
-            else (await self.bot.config.get(scope)).ruleset
+            else (await self.bot.services.config.get(scope)).ruleset
         )
         if ruleset is None:
-            names = ", ".join(await self.bot.config.rules_names(scope))
+            names = ", ".join(await self.bot.services.config.rules_names(scope))
             unknown = tr.text(
                 "Unknown rules “{name}”: choose one of {names}.", name=echo(str(rules)), names=names
             )

@@ -1,7 +1,8 @@
 """Ratings on the friendly scale, and seasons.
 
 - `player_stats.rating` and `player_recent.rating` were openskill's ordinal (mu − 3σ, about -1.8 after a
-  first game); they become what members see: 1,000 + 40 × ordinal, never below 0 (`bot.ratings.friendly`).
+  first game); they become what members see: 1,000 + 40 × ordinal, never below 0
+  (`bot.services.ratings.friendly`).
 - `guild_config.season` (`month`, `quarter`; NULL: a month) and `season_channel` (where a season's final
   standings are posted; NULL: nowhere).
 - `season_closes`: one row per server and ended season (the primary key makes closing it idempotent

@@ -1,6 +1,6 @@
 """A role the server sets that may hold tournaments besides Manage Server.
 
-- `guild_config.tournament_role`: the role's id; NULL: Manage Server alone (`bot/server_settings.py`
+- `guild_config.tournament_role`: the role's id; NULL: Manage Server alone (`bot/core/server_settings.py`
   declares the setting, `/farkle-config set tournament_role` changes it).
 
 Shard processes starting together apply it one at a time under the migration lock (`migrate`), as 0018.

@@ -11,9 +11,9 @@ import pytest
 import simcord
 import simcord.interactions
 
-from bot.client import FarkleBot
+from bot.app.client import FarkleBot
+from bot.core.environment import Settings
 from bot.engine import ScriptedDice
-from bot.settings import Settings
 
 
 class Dice:

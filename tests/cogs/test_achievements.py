@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.engine.winprob import forget
+from bot.engine.win.tables import forget
 from bot.sessions import win_tables
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (

@@ -11,7 +11,7 @@ import simcord
 from discord import app_commands
 
 from bot.engine import PRESET_NAMES
-from bot.i18n import CommandTranslator
+from bot.services.i18n import CommandTranslator
 from tests.cogs.play import farkle
 from tests.cogs.test_startup import command_syncs
 

@@ -10,7 +10,8 @@ import discord
 import pytest
 import simcord
 
-from bot.client import ART_LOOK_EVERY, FarkleBot
+from bot.app.client import FarkleBot
+from bot.app.emojis import ART_LOOK_EVERY
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     ROLL_OFF,
@@ -107,9 +108,9 @@ async def test_without_emojis_dice_are_keycaps_with_one_warning(
 ) -> None:
     env.backend.application_emojis.clear()
     env.inject_error(method, EMOJIS, status=status, times=None)
-    with caplog.at_level(logging.WARNING, logger="bot.emojis"):
+    with caplog.at_level(logging.WARNING, logger="bot.app.emojis"):
         await restart(env, make_bot)
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.emojis"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.app.emojis"] == [
         "Die-face emojis unavailable (Internal Server Error (injected by test)); drawing dice as keycaps"
     ]
     channel = env.create_guild().create_text_channel("games")
@@ -137,7 +138,7 @@ async def test_only_the_owning_process_uploads(
 ) -> None:
     owner = farkle(env)
     env.backend.application_emojis.clear()
-    with caplog.at_level(logging.WARNING, logger="bot.emojis"):
+    with caplog.at_level(logging.WARNING, logger="bot.app.emojis"):
         await env.restart_bot(ShardBot(owner.settings))
     await owner.close()
     try:

@@ -7,7 +7,7 @@ import logging
 import pytest
 import simcord
 
-from bot.errors import NOT_IN_DMS
+from bot.app.errors import NOT_IN_DMS
 from tests.cogs import play
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import dm_slash, forged_component

@@ -7,8 +7,8 @@ import aiohttp
 import discord
 import pytest
 
-from bot.client import HTTP_CONNECTIONS, FarkleBot
-from bot.settings import Settings
+from bot.app.client import HTTP_CONNECTIONS, FarkleBot
+from bot.core.environment import Settings
 
 
 class LoggedIn(Exception):

@@ -9,7 +9,7 @@ import discord
 import pytest
 import simcord
 
-from bot.i18n import for_server
+from bot.services.i18n import for_server
 from tests.cogs.conftest import Dice
 from tests.cogs.play import (
     FARKLE,

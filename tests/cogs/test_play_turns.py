@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import simcord
 
-from cogs.board import SAVED_NOT_SHOWN
+from cogs.board.boards import SAVED_NOT_SHOWN
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     FARKLE,

@@ -13,7 +13,7 @@ import pytest
 import simcord
 
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import TurnValues, WinTables, adopt, forget
+from bot.engine.win.tables import TurnValues, WinTables, adopt, forget
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     DIE_EMOJI,
@@ -152,7 +152,7 @@ async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Tabl
     await open_game(table.channel, table.ana, table.ben)
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
     await act(table.ana, table.channel, "roll")
-    snapshot = farkle(table.env).sessions.snapshot(table.channel.id)
+    snapshot = farkle(table.env).services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.chances
     (ana, ana_chance), (ben, ben_chance) = snapshot.chances
     assert (ana, ben) == (table.ana.id, table.ben.id) and ana_chance + ben_chance == pytest.approx(1)
@@ -168,7 +168,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
     solve = WinTables._solve_turn
 
     def spy(tables: WinTables, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
-        solved.append((bank, other, asyncio.current_task() in bot._answering))
+        solved.append((bank, other, bot.in_flight.is_answering(asyncio.current_task())))
         return solve(tables, bank, other, mine, theirs)
 
     monkeypatch.setattr(WinTables, "_solve_turn", spy)
@@ -184,7 +184,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
     await act(table.ben, table.channel, "roll")  # the roll reads the turn solved for it
     assert solved == [(0, 100, False)]
-    snapshot = bot.sessions.snapshot(table.channel.id)
+    snapshot = bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and [user for user, _ in snapshot.chances] == [table.ana.id, table.ben.id]
 
 

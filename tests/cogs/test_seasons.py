@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import simcord
 
-from bot.periods import season_at, week_at
+from bot.core.periods import season_at, week_at
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import MakeBot, restart
 from tests.cogs.test_persistence import embed_of, fields, finish_quickly, footer, lines

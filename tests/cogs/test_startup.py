@@ -8,7 +8,7 @@ import pytest
 import simcord
 from discord import app_commands
 
-from bot.client import FarkleBot
+from bot.app.client import FarkleBot
 
 
 def command_syncs(env: simcord.Env) -> int:

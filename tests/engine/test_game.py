@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.dice import ScriptedDice
-from bot.engine.events import (
+from bot.engine.game import Action, Game, IllegalAction
+from bot.engine.history import (
     Banked,
     Event,
     Farkled,
@@ -27,7 +28,6 @@ from bot.engine.events import (
     event_from_row,
     event_row,
 )
-from bot.engine.game import Action, Game, IllegalAction
 from bot.engine.review import _as_move
 from bot.engine.rules import PRESET_NAMES, Ruleset
 

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.engine.events import Banked
 from bot.engine.game import Game
+from bot.engine.history import Banked
 from bot.engine.luck import Moment, chances, split, turning_point
 from bot.engine.review import GameReview, review
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import adopt, forget
+from bot.engine.win.tables import adopt, forget
 from tests.engine.test_review import SMALL, play, small_tables
 
 EXACT = 1e-9

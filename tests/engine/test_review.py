@@ -17,8 +17,8 @@ from bot.engine.reach import reach_table
 from bot.engine.review import GameReview, Move, live_chances, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
-from bot.engine.winprob import WinTables, adopt, forget
-from bot.engine.winsolve import solve_winprob
+from bot.engine.win.solve import solve_winprob
+from bot.engine.win.tables import WinTables, adopt, forget
 
 SMALL = Ruleset(target=1500)
 PLAYERS = ("1", "2")

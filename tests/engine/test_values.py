@@ -2,9 +2,9 @@
 
 import pytest
 
+from bot.core.server_settings import SETTINGS
 from bot.engine import Ruleset, UserFacingError
 from bot.engine.values import OFF_WORDS, ON_WORDS, number, switch
-from bot.server_settings import SETTINGS
 
 
 @pytest.mark.parametrize("word", sorted(ON_WORDS | OFF_WORDS))

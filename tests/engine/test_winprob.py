@@ -14,16 +14,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import winkernels, winprob
 from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Action, Game
 from bot.engine.levels import strategy_for
 from bot.engine.master import Master, chance_to_win, win_chances
 from bot.engine.rules import Ruleset
 from bot.engine.strategies import Expert
-from bot.engine.wingame import WinGame, turn_rolls_from, win_game
-from bot.engine.winprob import DEFAULT_MARGIN, WinTables, adopt, forget, table_key, tables_for, unsupported
-from bot.engine.winsolve import settled, solve_game, solve_winprob
+from bot.engine.win import kernels as winkernels
+from bot.engine.win import tables as winprob
+from bot.engine.win.game import WinGame, turn_rolls_from, win_game
+from bot.engine.win.solve import settled, solve_game, solve_winprob
+from bot.engine.win.tables import DEFAULT_MARGIN, WinTables, adopt, forget, table_key, tables_for, unsupported
 
 SMALL = {
     "plain": Ruleset(target=1000),

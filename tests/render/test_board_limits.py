@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Game, Ruleset, ScriptedDice
-from bot.i18n import translator
 from bot.render.components import MOST_COMPONENTS, MOST_TEXT, Rendered
 from bot.render.dice import KEYCAP_ART
 from bot.render.language import LANGUAGES
 from bot.render.table import render
+from bot.services.i18n import translator
 from bot.sessions.session import Seat, Session
 
 FARKLE = (2, 3, 4, 6, 2, 3)

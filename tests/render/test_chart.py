@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.engine.review import COSTLY, GameReview, review
 from bot.engine.rules import Ruleset
-from bot.engine.winprob import adopt, forget
+from bot.engine.win.tables import adopt, forget
 from bot.render.chart import COLOURS, HEIGHT, TURNING, WIDTH, Plan, chart, plan
 from bot.render.chart import _xy as position
 from bot.sessions.win_tables import shipped_tables
@@ -89,5 +89,5 @@ def test_a_plan_without_a_turning_point_draws_only_the_line() -> None:
 
 def test_the_bot_starts_without_pillow() -> None:
     """Pillow (several MB resident) is imported by the chart module alone, when a review is charted."""
-    check = "import sys, bot.client, cogs.farkle, bot.stats; sys.exit('PIL' in sys.modules)"
+    check = "import sys, bot.app.client, cogs.farkle, bot.services.stats; sys.exit('PIL' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0

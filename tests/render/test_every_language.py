@@ -15,11 +15,10 @@ import discord
 import pytest
 import simcord
 
+from bot.core.records import GameSummary
 from bot.engine import Game, Ruleset, ScriptedDice
 from bot.engine.review import Decision, GameReview, Move, PlayerReview
 from bot.engine.strategies import advise
-from bot.i18n import translator
-from bot.records import GameSummary
 from bot.render.components import Drawing, Rendered
 from bot.render.daily import daily_board
 from bot.render.dice import KEYCAP_ART
@@ -29,7 +28,8 @@ from bot.render.replay import replay_card
 from bot.render.review import review_card
 from bot.render.stats import history_embed, replay_lines
 from bot.render.table import render
-from bot.sessions.daily_attempt import DailyAttempt
+from bot.services.i18n import translator
+from bot.sessions.daily.attempt import DailyAttempt
 from bot.sessions.outcome import Hint
 from bot.sessions.session import Seat, Session
 from cogs.farkle import command_descriptions

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from bot.engine import RulesError, Ruleset
 from bot.engine.messages import Listing, Message
-from bot.i18n import for_server, language_of, translator
 from bot.render.language import LANGUAGES
+from bot.services.i18n import for_server, language_of, translator
 
 NNBSP = "\u202f"  # French groups digits with a narrow no-break space
 
@@ -65,8 +65,8 @@ def test_the_bot_loads_no_cldr_locale_data() -> None:
     """Babel's data for a language (loaded whole by any `Locale` attribute) would stay resident, ~8 MB
     for the five; the bot reads its catalogues and writes numbers without it."""
     check = (
-        "import sys, bot.client, babel.localedata\n"
-        "from bot.i18n import translators\n"
+        "import sys, bot.app.client, babel.localedata\n"
+        "from bot.services.i18n import translators\n"
         "written = [tr.number(-1234) + tr.decimal(5.5) + tr.percent(0.25) for tr in translators().values()]\n"
         "sys.exit(sorted(babel.localedata._cache) or None)"  # Babel's cache of loaded locale data
     )

@@ -4,8 +4,8 @@ players, and the results' numbers labelled in words that break only between item
 from __future__ import annotations
 
 from bot.engine import Game, Ruleset, ScriptedDice
-from bot.i18n import translator
 from bot.render.table import render
+from bot.services.i18n import translator
 from bot.sessions.session import Seat, Session
 from tests.render.test_every_language import texts
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import translator
 from bot.render.layout import ActionRow
 from bot.render.replay import REPLAY_TEMPLATE, replay_card, replay_pages
+from bot.services.i18n import translator
 
 
 def test_pages_hold_every_line_once_within_their_size() -> None:

@@ -10,11 +10,11 @@ import pytest
 
 from bot.engine.luck import Moment
 from bot.engine.review import COSTLIEST_SHOWN, Decision, GameReview, Move, PlayerReview
-from bot.i18n import translator
 from bot.render.components import MOST_COMPONENTS, MOST_TEXT
 from bot.render.language import LANGUAGES
 from bot.render.layout import MediaGallery, TextDisplay
 from bot.render.review import REVIEW_TEMPLATE, review_button, review_card, split_line
+from bot.services.i18n import translator
 
 WORST = Decision(
     "0",

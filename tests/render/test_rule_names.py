@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.engine import Ruleset
-from bot.i18n import translator
 from bot.render.table import render
+from bot.services.i18n import translator
 from bot.sessions.session import Seat, Session
 
 

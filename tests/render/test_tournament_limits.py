@@ -9,10 +9,10 @@ import pytest
 
 from bot.engine import Ruleset
 from bot.engine.tournament import Bracket
-from bot.i18n import translator
 from bot.render.language import LANGUAGES
 from bot.render.tournament import match_call, match_line, podium, thread_title, tournament_card
-from bot.sessions.tournament_state import Tournament
+from bot.services.i18n import translator
+from bot.sessions.tournament.state import Tournament
 from tests.render.test_board_limits import assert_within_limits
 
 

@@ -6,11 +6,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.core.records import GameRecord
 from bot.engine import Game, Ruleset, ScriptedDice
 from bot.engine.daily import TURNS
 from bot.engine.review import GameReview
-from bot.engine.winprob import forget
-from bot.records import GameRecord
+from bot.engine.win.tables import forget
 from bot.sessions.achievements import (
     ACHIEVEMENTS,
     PERFECT_DECISIONS,
@@ -20,10 +20,10 @@ from bot.sessions.achievements import (
     game_achievements,
     review_achievements,
 )
-from bot.sessions.daily_attempt import DailyAttempt
-from bot.sessions.events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed
+from bot.sessions.daily.attempt import DailyAttempt
 from bot.sessions.review import GameReviews, Played
 from bot.sessions.stream import GameStream
+from bot.sessions.stream_events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
 from tests.records import player, synthetic

@@ -8,11 +8,11 @@ import asyncio
 import json
 from dataclasses import replace
 
+from bot.core.records import GameRecord, PlayerRecord, ReviewRow
 from bot.engine.review import GameReview
 from bot.engine.rules import Ruleset
-from bot.records import GameRecord, PlayerRecord, ReviewRow
-from bot.sessions.events import GameEnded, GameEvent, GameReviewed
 from bot.sessions.review import GameReviews, Played
+from bot.sessions.stream_events import GameEnded, GameEvent, GameReviewed
 from tests.engine.test_review import play
 
 RULES = Ruleset.preset("classic")

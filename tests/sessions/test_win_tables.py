@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.engine import winprob
 from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.scoring import scoring_tables
-from bot.engine.wingame import win_game
-from bot.engine.winprob import WinTables, forget, table_key, tables_for, unsupported
-from bot.engine.winsolve import solve_winprob
+from bot.engine.win import tables as winprob
+from bot.engine.win.game import win_game
+from bot.engine.win.solve import solve_winprob
+from bot.engine.win.tables import WinTables, forget, table_key, tables_for, unsupported
 from bot.sessions import win_tables
 from bot.sessions.win_tables import WinTableKeeper, shipped_path, solve_in_process
 
@@ -207,7 +207,7 @@ def test_the_bot_reads_tables_without_numba() -> None:
     """Numba (~60 MB, most of a second to import) is for the solver's worker process only, and
     `multiprocessing` for a bot that starts one."""
     check = (
-        "import sys, bot.client, bot.engine.master;"
+        "import sys, bot.app.client, bot.engine.master;"
         "sys.exit('numba' in sys.modules or 'multiprocessing' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import rate_game
-from bot.records import SessionRow
+from bot.core.records import SessionRow
+from bot.services.ratings import rate_game
 from bot.storage import Database
 from bot.storage.boards import BoardMark, BoardRow, SqlBoardLedger
 from bot.storage.sessions import SqlSessionStore

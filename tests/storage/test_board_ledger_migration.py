@@ -7,7 +7,7 @@ import json
 
 import sqlalchemy as sa
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.sessions.session import Session
 from bot.storage import open_database
 from bot.storage.boards import SqlBoardLedger

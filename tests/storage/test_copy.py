@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from bot.config import ConfigService, Editor
-from bot.database_url import DatabaseUrl
-from bot.records import METRICS, Period
-from bot.server_settings import SETTINGS
-from bot.settings import GameSettings
+from bot.core.database_url import DatabaseUrl
+from bot.core.environment import GameSettings
+from bot.core.records import METRICS, Period
+from bot.core.server_settings import SETTINGS
+from bot.services.server_settings import ConfigService, Editor
 from bot.storage import Database, open_database
-from bot.storage.config import SqlConfigStore
 from bot.storage.copy import CopyRefused, copy_database
+from bot.storage.server_settings import SqlConfigStore
 from bot.storage.win_tables import SqlWinTableStore
 from tests.storage.test_results import (
     ANA,

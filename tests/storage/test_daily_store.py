@@ -3,7 +3,7 @@
 import json
 from dataclasses import replace
 
-from bot.records import Award, DailyRow
+from bot.core.records import Award, DailyRow
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
 from bot.storage.results import forget_member

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy import Connection, event, text
 
-from bot.ratings import rate_game
-from bot.records import SessionConflict
+from bot.core.records import SessionConflict
+from bot.services.ratings import rate_game
 from bot.sessions.session import Session
 from bot.storage import Database
 from bot.storage.database import DatabaseBusy, _Job

@@ -11,7 +11,7 @@ from multiprocessing.synchronize import Barrier
 import pytest
 import sqlalchemy as sa
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.storage import DatabaseUnavailable, open_database, schema
 from bot.storage.database import sqlalchemy_url
 from bot.storage.schema import revisions

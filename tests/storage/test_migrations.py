@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from alembic import command
 from sqlalchemy import text
 
-from bot.database_url import DatabaseUrl
-from bot.ratings import rate_game
+from bot.core.database_url import DatabaseUrl
+from bot.services.ratings import rate_game
 from bot.sessions.archive import record_of
 from bot.storage import Database, SchemaTooNew, open_database
 from bot.storage.boards import SqlBoardLedger

@@ -14,21 +14,21 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from bot.core.records import METRICS, SKILL_DECISIONS, SKILL_MINIMUM, Metric, Period, Rating
 from bot.engine import Game, Ruleset, SeededDice
-from bot.engine.events import TurnStarted
+from bot.engine.history import TurnStarted
 from bot.engine.levels import strategy_for
 from bot.engine.review import GameReview
-from bot.engine.winprob import adopt, forget
-from bot.ratings import rate_game
-from bot.records import METRICS, SKILL_DECISIONS, SKILL_MINIMUM, Metric, Period, Rating
+from bot.engine.win.tables import adopt, forget
 from bot.render.language import Translator
 from bot.render.stats import leaderboard_embed, stats_embed
+from bot.services.ratings import rate_game
+from bot.services.stats import StatsService
 from bot.sessions.archive import record_of, replay
 from bot.sessions.numbers import numbers_of
 from bot.sessions.review import GameReviews, Played
 from bot.sessions.session import Seat, Session
 from bot.sessions.win_tables import shipped_tables
-from bot.stats import StatsService
 from bot.storage import Database
 from bot.storage.reviews import RECENT_REVIEWS, SqlReviewStore
 from bot.storage.sessions import SqlSessionStore

@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot.engine import Game, Ruleset, ScriptedDice
-from bot.periods import Window
-from bot.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate, rate_game
-from bot.records import (
+from bot.core.periods import Window
+from bot.core.records import (
     METRICS,
     GameRecord,
     GameSummary,
@@ -26,6 +24,8 @@ from bot.records import (
     StatsRow,
     StoredSession,
 )
+from bot.engine import Game, Ruleset, ScriptedDice
+from bot.services.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate, rate_game
 from bot.sessions.archive import record_of, replay
 from bot.sessions.session import Seat, Session
 from bot.storage import Database, recent, results
@@ -249,8 +249,8 @@ async def test_two_games_ending_at_once_are_both_recorded(db: Database) -> None:
 def test_openskill_loads_at_the_first_rated_game_not_at_start_up() -> None:
     """It is ~1 MB resident that a bot with no finished game yet never needs."""
     check = (
-        "import sys, bot.client, cogs.board, cogs.farkle, cogs.config\n"
-        "from bot.ratings import rate_game\n"
+        "import sys, bot.app.client, cogs.board.boards, cogs.farkle, cogs.server_settings\n"
+        "from bot.services.ratings import rate_game\n"
         "started = 'openskill' in sys.modules\n"
         "rate_game([None, None], [1, 2])\n"
         "sys.exit(started or 'openskill' not in sys.modules)"

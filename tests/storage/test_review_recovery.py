@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from bot.ratings import rate_game
-from bot.records import ReviewedSeat, ReviewRow, SessionRow
+from bot.core.records import ReviewedSeat, ReviewRow, SessionRow
+from bot.services.ratings import rate_game
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
 from bot.storage.results import forget_member

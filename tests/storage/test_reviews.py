@@ -7,8 +7,8 @@ from functools import partial
 
 import pytest
 
-from bot.ratings import rate_game
-from bot.records import Ranked, ReviewedSeat, ReviewRow
+from bot.core.records import Ranked, ReviewedSeat, ReviewRow
+from bot.services.ratings import rate_game
 from bot.storage import Database, recent, results, reviews
 from bot.storage.results import forget_member, reset_leaderboard, write_record
 from tests import records as factories

@@ -10,9 +10,9 @@ from functools import partial
 import pytest
 from sqlalchemy import text
 
-from bot.periods import season_at
-from bot.ratings import rate_game
-from bot.seasons import POST_LEASE, SeasonEnded, SeasonKeeper
+from bot.core.periods import season_at
+from bot.services.ratings import rate_game
+from bot.services.seasons import POST_LEASE, SeasonEnded, SeasonKeeper
 from bot.storage import Database, seasons
 from bot.storage.results import forget_member, write_record
 from tests.records import player, synthetic

@@ -8,8 +8,8 @@ from functools import partial
 
 import pytest
 
-from bot.ratings import rate_game
-from bot.records import SKILL_DECISIONS, SKILL_MINIMUM, Ranked, ReviewedDecision, ReviewedSeat, ReviewRow
+from bot.core.records import SKILL_DECISIONS, SKILL_MINIMUM, Ranked, ReviewedDecision, ReviewedSeat, ReviewRow
+from bot.services.ratings import rate_game
 from bot.storage import Database, results, reviews
 from bot.storage.results import forget_member, write_record
 from tests import records as factories

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from bot.database_url import DatabaseUrl
+from bot.core.database_url import DatabaseUrl
 from bot.storage import open_database
 from bot.storage.boards import SqlBoardLedger
 from tests.storage.test_migrations import written_at

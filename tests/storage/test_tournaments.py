@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from bot.ratings import rate_game
-from bot.records import EntrantRow, TournamentRow
+from bot.core.records import EntrantRow, TournamentRow
+from bot.services.ratings import rate_game
 from bot.storage import Database
 from bot.storage.boards import BoardRow, SqlBoardLedger
 from bot.storage.results import write_record

@@ -1,0 +1,1 @@
+"""Plain values every layer above the engine reads: environment settings, server settings, records, time."""
