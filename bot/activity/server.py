@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 PAGE = Path(str(resources.files("bot") / "assets" / "activity"))
 INSTANCE_ID = r"[A-Za-z0-9_.:-]{1,100}"
 HEARTBEAT = 30.0  # seconds between the socket's pings; a page that misses one is closed
+SIGN_IN_SECONDS = 10.0  # a socket that sends no token within this long is closed
 MOST_BODY = 16 * 1024
 SIGN_IN_AGAIN = Message("Sign in again: Discord did not recognise this session.")
 BAD_CODE = Message("Discord refused this sign-in code: open the Activity again.")
@@ -130,11 +131,11 @@ class ActivityServer:
         then receives the table now and at every change of the channel's game."""
         socket = web.WebSocketResponse(heartbeat=HEARTBEAT)
         await socket.prepare(request)
-        first = await socket.receive()
         try:
+            first = await socket.receive(timeout=SIGN_IN_SECONDS)
             token = json.loads(first.data).get("token") if first.type is WSMsgType.TEXT else None
             member, instance, tr = await self._signed_in(request, token if isinstance(token, str) else None)
-        except (Refused, ValueError, AttributeError) as refused:
+        except (Refused, ValueError, AttributeError, TimeoutError) as refused:
             said = refused.said if isinstance(refused, Refused) else _reader(request).say(BAD_REQUEST)
             await socket.send_json({"error": said})
             await socket.close()
