@@ -28,7 +28,7 @@ export interface Table {
   words: Record<string, string>;
   language: string;
   turn?: { total: number; roll: number[]; picked: number[]; die_names: string[]; set_aside: number[]; hot_dice: boolean };
-  labels?: { roll: string; bank: string };
+  labels?: { roll: string; bank: string; piggyback?: string };
   bank_blocked?: string | null;
   last_turn?: string[];
 }
@@ -127,7 +127,7 @@ function turn(table: Table, act: Act): HTMLElement[] {
   if (mine && table.labels) {
     const controls = element("div", "controls");
     controls.append(button(table.labels.roll, "roll", () => act("roll"), !table.moves.includes("roll")));
-    if (table.moves.includes("piggyback")) controls.append(button("🐷", "piggyback", () => act("piggyback")));
+    if (table.labels.piggyback) controls.append(button(table.labels.piggyback, "piggyback", () => act("piggyback"), !table.moves.includes("piggyback")));
     const bankAll = table.moves.includes("bank_all");
     const bank = button(table.labels.bank, "bank", () => act(bankAll ? "bank_all" : "bank"), !bankAll && !table.moves.includes("bank"));
     controls.append(bank);

@@ -14,7 +14,7 @@ from bot.render.board import recent_lines
 from bot.render.dice import KEYCAP_ART
 from bot.render.language import Translator
 from bot.render.parts import names, seat_name, team_name
-from bot.render.turn import bank_label, last_turn, roll_label
+from bot.render.turn import bank_label, last_turn, piggyback_label, roll_label
 from bot.render.words import rules_name
 from bot.sessions.session import Snapshot
 
@@ -107,10 +107,20 @@ def _turn(snapshot: Snapshot, tr: Translator) -> dict[str, Any]:
             "set_aside": list(turn.set_aside),
             "hot_dice": turn.hot_dice and not turn.roll,
         },
-        "labels": {"roll": roll_label(snapshot, tr), "bank": bank_label(snapshot, tr)},
+        "labels": _labels(snapshot, tr),
         "bank_blocked": tr.say(preview.bank_blocked) if preview.bank_blocked and turn.roll else None,
         "last_turn": [line.removeprefix("> ") for line in ended.block.splitlines()] if ended.block else [],
     }
+
+
+def _labels(snapshot: Snapshot, tr: Translator) -> dict[str, str]:
+    """The turn's buttons' words, as the board writes them."""
+    turn = snapshot.turn
+    assert turn is not None
+    found = {"roll": roll_label(snapshot, tr), "bank": bank_label(snapshot, tr)}
+    if turn.piggyback_dice is not None and not turn.roll:
+        found["piggyback"] = piggyback_label(turn.piggyback_dice, tr)
+    return found
 
 
 def moves(snapshot: Snapshot, viewer: int) -> list[str]:

@@ -178,6 +178,10 @@ def bank_label(snapshot: Snapshot, tr: Translator) -> str:
     return tr.text("Bank {points}", points=tr.points(total))
 
 
+def piggyback_label(dice: int, tr: Translator) -> str:
+    return tr.plural("Piggyback on {count} die", "Piggyback on {count} dice", dice)
+
+
 def turn_rows(
     snapshot: Snapshot, tr: Translator, art: DiceArt, *, watching: bool = False, more: Sequence[Button] = ()
 ) -> list[Part]:
@@ -197,7 +201,7 @@ def turn_rows(
     )
     controls = [roll]
     if turn.piggyback_dice is not None and not turn.roll:
-        label = tr.plural("Piggyback on {count} die", "Piggyback on {count} dice", turn.piggyback_dice)
+        label = piggyback_label(turn.piggyback_dice, tr)
         controls.append(game_button(snapshot, ButtonAction.PIGGYBACK, label))
     can_bank = preview.can_bank or snapshot.bank_all is not None
     bank = game_button(
