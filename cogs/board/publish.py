@@ -40,7 +40,8 @@ class Publisher:
 
     def rendered(self, snapshot: Snapshot, *, watching: bool = False) -> Rendered:
         tr = public(self.bot, snapshot.language, snapshot.guild_id)
-        return render(snapshot, tr, self.bot.dice_art, watching=watching)
+        at_the_table = self.bot.settings.activity_port is not None and not watching
+        return render(snapshot, tr, self.bot.dice_art, watching=watching, at_the_table=at_the_table)
 
     def drawn(self, view: View, version: int) -> None:
         """A drawing of `version` landed on `view`; an older one landing last is repaired."""
@@ -54,7 +55,7 @@ class Publisher:
 
     async def _repair(self, view: View) -> None:
         try:
-            snapshot = self.bot.sessions.game(view.game_id)
+            snapshot = self.bot.services.sessions.game(view.game_id)
             if snapshot is not None:
                 log.info("An older drawing of game %s landed last: redrawing it", view.game_id)
                 await self.redraw(snapshot)
@@ -125,7 +126,7 @@ class Publisher:
         await self.attach(snapshot, message_id, "token" if by_token else "channel")
         if interaction is not None and by_token:
             self.delivery.hold(snapshot.channel_id, interaction)
-        now = self.bot.sessions.game(snapshot.game_id)
+        now = self.bot.services.sessions.game(snapshot.game_id)
         if now is not None and now.version != snapshot.version:
             await self.redraw(now)  # joined while it was being posted
 
