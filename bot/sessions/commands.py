@@ -71,7 +71,7 @@ class GameCommands:
             rules=rules,
             table=table or self.default_table,
             revision=replacing,
-            host_skill=await self._skills(guild_id, host_id),
+            host_skill=await self._skills(host.guild_id, host.user_id),
         )
         if not rules.teams:
             session.seats.append(Seat(host.user_id, host.name))

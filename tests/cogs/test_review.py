@@ -270,7 +270,7 @@ async def test_one_game_against_a_computer_gives_a_skill_and_no_rating(table: Ta
     await ana.slash(channel, "farkle new")
     await act(ana, channel, "cpu:normal")
     await act(ana, channel, "start")
-    game = farkle(table.env).sessions._games.in_channel(channel.id).game
+    game = farkle(table.env).services.sessions._games.in_channel(channel.id).game
     expert = strategy_for("expert", game.rules)
     while not title(board_message(channel)).startswith("🏆"):
         action = expert.choose(game)
