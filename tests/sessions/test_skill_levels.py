@@ -34,7 +34,7 @@ def test_the_shipped_calibration_lands_each_target_within_five() -> None:
         point = table["targets"][str(target)]
         assert point["games"] >= 2000, f"target {target} measured over {point['games']} games"
         assert abs(point["skill"] - target) <= 5, (target, point)
-        assert point["decisions"] > 30 * point["games"]
+        assert point["decisions"] > 20 * point["games"], "a game has tens of decisions"
     temperatures = [table["targets"][str(target)]["temperature"] for target in TARGETS]
     assert temperatures == sorted(temperatures, reverse=True), "warmer plays weaker"
 
