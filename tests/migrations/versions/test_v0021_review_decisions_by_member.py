@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from bot.core.database_url import DatabaseUrl
 from bot.storage import open_database, reviews
-from tests.storage.test_migrations import written_at
+from tests.storage.test_schema import written_at
 
 _GAME = sa.text(
     "INSERT INTO games (game_id, guild_id, channel_id, rules, dice_start, actions, started_at, ended_at,"
