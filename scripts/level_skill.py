@@ -4,17 +4,18 @@ classic rules (whose win tables ship with the bot), turned into the friendly 0-1
 
     python scripts/level_skill.py [--games 2000] [--seed 1] [--levels easy,normal]
     # writes bot/assets/level_skill.json
-    python scripts/level_skill.py --skills 20,40 --checked 20,40 [--fit-games 60]
-    python scripts/level_skill.py --skills 60,80 --checked 60,80 [--fit-games 60]  # alongside: same table
-    # adds its targets to bot/assets/skill_calibration.json
+    python scripts/level_skill.py --skills 20 --checked 20 --fit-games 60 [--between 0.0002,0.05]
+    python scripts/level_skill.py --skills 80 --checked 80 --fit-games 60 --fit-steps 4 --between 0.0007,0.0014
+    # each adds its targets to bot/assets/skill_calibration.json (runs side by side share the table)
 
 Game g of a level seats it first when g is even, second when odd, so it starts half of its games; each
 game has its own seed drawn from `--seed`, so a run is deterministic. The bot reads the file to show each
 level's skill where a computer is added (`bot/render/levels.py`).
 
 `--skills` calibrates the computer at a chosen skill (`bot/engine/skilled.py`): for each target, weakest
-first, the softmax temperature is found by bisection on its logarithm over `--fit-games` games a try (the
-same seed each try, so tries differ by the temperature alone), then the targets in `--checked` are
+first, the softmax temperature is found by bisection on its logarithm between `--between`'s bounds (a
+later target below the earlier one's), `--fit-steps` tries of `--fit-games` games each (the same seed each
+try, so tries differ by the temperature alone), then the targets in `--checked` are
 measured again over `--games` games; the others keep their last try's measure. The table says, per
 target, the temperature, how many games measured it and the skill measured.
 """
