@@ -5,7 +5,7 @@ classic rules (whose win tables ship with the bot), turned into the friendly 0-1
     python scripts/level_skill.py [--games 2000] [--seed 1] [--levels easy,normal]
     # writes bot/assets/level_skill.json
     python scripts/level_skill.py --skills 20 --checked 20 --fit-games 60 [--between 0.0002,0.05]
-    python scripts/level_skill.py --skills 80 --checked 80 --fit-games 60 --fit-steps 4 --between 0.0007,0.0014
+    python scripts/level_skill.py --skills 80 --checked 80 --fit-steps 4 --between 0.0007,0.0014
     # each adds its targets to bot/assets/skill_calibration.json (runs side by side share the table)
 
 Game g of a level seats it first when g is even, second when odd, so it starts half of its games; each
