@@ -4,7 +4,7 @@ classic rules (whose win tables ship with the bot), turned into the friendly 0-1
 
     python scripts/level_skill.py [--games 2000] [--seed 1] [--levels easy,normal]
     # writes bot/assets/level_skill.json
-    python scripts/level_skill.py --skills 20 --checked 20 --fit-games 60 [--between 0.0002,0.05]
+    python scripts/level_skill.py --skills 20 --checked 20 [--fit-games 60] [--between 0.0002,0.05]
     python scripts/level_skill.py --skills 80 --checked 80 --fit-steps 4 --between 0.0007,0.0014
     # each adds its targets to bot/assets/skill_calibration.json (runs side by side share the table)
 
@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(LEVELS), help="levels to measure, separated by commas")
     parser.add_argument("--skills", help="calibrate the computer at these skills instead (commas)")
     parser.add_argument("--checked", default="", help="skills measured over --games after their fit")
-    parser.add_argument("--fit-games", type=int, default=150, help="games per try while fitting")
+    parser.add_argument("--fit-games", type=int, default=60, help="games per try while fitting")
     parser.add_argument("--calibration", type=Path, default=CALIBRATION)
     parser.add_argument("--between", default=f"{COLDEST},{HOTTEST}", help="temperatures to search between")
     parser.add_argument("--fit-steps", type=int, default=FIT_STEPS, help="bisection steps a target")
