@@ -104,12 +104,15 @@ async def test_the_worker_process_solves_and_a_shutdown_stops_it() -> None:
     data = await solve_in_process(TINY)
     assert data == solve_winprob(TINY).to_bytes()
 
-    keeper = WinTableKeeper(MemoryWinTables(), solve_in_process)
+    solving = asyncio.Event()
+
+    async def solve_in_a_worker(rules: Ruleset) -> bytes:
+        solving.set()  # this test runs again once the solve waits for its worker, started by then
+        return await solve_in_process(rules)
+
+    keeper = WinTableKeeper(MemoryWinTables(), solve_in_a_worker)
     keeper.want(Ruleset(target=8000))  # seconds of CPU after the worker starts: stopped long before
-    for _ in range(200):
-        await asyncio.sleep(0.05)
-        if multiprocessing.active_children():
-            break
+    await solving.wait()
     assert multiprocessing.active_children(), "the solve runs in its own process"
     await keeper.close()
     assert not multiprocessing.active_children(), "closing the bot stops the solver"

@@ -102,17 +102,19 @@ async def test_units_too_late_for_an_answer_are_not_run_alone(database: Database
     written = text("INSERT INTO command_sync (scope, tree_hash) VALUES (:scope, 'x')")
     count = text("SELECT COUNT(*) FROM command_sync")
 
-    def slow_then_broken(connection: Connection) -> None:
-        time.sleep(0.3)
+    def broken_after_the_wait(connection: Connection) -> None:
+        for job in batch:  # the batch took so long that every caller's wait ran out
+            job.deadline = time.perf_counter() - 1
         raise ValueError("this one is wrong")
 
     def insert(scope: str) -> Callable[[Connection], None]:
         return lambda connection: connection.execute(written, {"scope": scope}) and None
 
     loop = asyncio.get_running_loop()
-    deadline = time.perf_counter() + 0.2
+    in_time = time.perf_counter() + 60
     batch = [
-        _Job(work, loop.create_future(), deadline) for work in (slow_then_broken, insert("a"), insert("b"))
+        _Job(work, loop.create_future(), in_time)
+        for work in (broken_after_the_wait, insert("a"), insert("b"))
     ]
     outcomes = await asyncio.to_thread(database._writer._commit, batch)
     assert [type(error) for _, _, error in outcomes] == [DatabaseBusy] * 3
