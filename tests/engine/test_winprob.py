@@ -4,7 +4,6 @@ everywhere, and a master that plays legally and better than expert."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -54,11 +53,7 @@ def tables(name: str) -> WinTables:
     return solve_winprob(SMALL[name])
 
 
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    """Adopted tables are process-wide: leave none behind for other tests."""
-    yield
-    forget()
+pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 # ---------------------------------------------------------------- a toy game, solved two ways

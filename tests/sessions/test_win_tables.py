@@ -9,7 +9,6 @@ import multiprocessing
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -40,12 +39,7 @@ class CountingSolver:
         return (await asyncio.to_thread(solve_winprob, rules)).to_bytes()
 
 
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    """Adopted tables are process-wide: every test starts and ends without any."""
-    forget()
-    yield
-    forget()
+pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 async def test_tables_are_solved_once_in_order_stored_then_loaded() -> None:
