@@ -29,7 +29,7 @@ from bot.storage.daily import SqlDailyStore
 from tests.fakes import FakeClock, MemoryReviews, MemorySessions
 from tests.records import player, synthetic
 from tests.sessions.test_review import record as easy_against_expert
-from tests.storage.test_daily_store import attempt as daily_row
+from tests.storage.test_daily import attempt as daily_row
 
 ANA, BEN = 1, 2
 SIX_ONES = (1, 1, 1, 1, 1, 1)

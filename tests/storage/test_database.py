@@ -1,4 +1,6 @@
-"""Writes that arrive together share commits, yet each caller hears about its own unit of work only."""
+"""Writes that arrive together share commits, yet each caller hears about its own unit of work only; and
+another process holding what a write needs makes the write give up within a second, changing nothing, so
+the player still hears back inside Discord's 3-second window."""
 
 from __future__ import annotations
 
@@ -7,15 +9,16 @@ import time
 from collections.abc import Callable
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import Connection, event, text
 
 from bot.core.records import SessionConflict
 from bot.services.ratings import rate_game
 from bot.sessions.session import Session
-from bot.storage import Database
-from bot.storage.database import DatabaseBusy, _Job
+from bot.storage import Database, DatabaseBusy
+from bot.storage.database import _Job, sqlalchemy_url
 from bot.storage.sessions import SqlSessionStore
-from tests.storage.test_results import ANA, BEN, finished, seat
+from tests.storage.test_results import ANA, BEN, Sessions, finished, seat
 
 GAMES = 40
 
@@ -119,3 +122,20 @@ async def test_units_too_late_for_an_answer_are_not_run_alone(database: Database
     outcomes = await asyncio.to_thread(database._writer._commit, batch)
     assert [type(error) for _, _, error in outcomes] == [DatabaseBusy] * 3
     assert await database.read(lambda c: c.execute(count).scalar()) == 0
+
+
+async def test_a_write_behind_another_process_lock_is_refused_in_time(database: Database) -> None:
+    sessions = Sessions(database)
+    session = finished("g1", [seat(ANA), seat(BEN)])
+    await sessions.save(session)
+    other = sa.create_engine(sqlalchemy_url(database.where), poolclass=sa.NullPool)
+    with other.connect() as connection:
+        if database.dialect == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # the whole file, as SQLite locks it
+        else:
+            connection.execute(text("SELECT * FROM sessions FOR UPDATE"))  # the game's row
+        with pytest.raises(DatabaseBusy):
+            await sessions.save(session)
+        connection.rollback()
+    other.dispose()
+    await sessions.save(session)  # the lock is gone: the same write goes through
