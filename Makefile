@@ -2,9 +2,17 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: hosting needs the bot's own dependencies only; the tools (tests, lint, types, the local
+# page and its browser driver) come with `make install`, `test`, `lint`, `play` and `bench`.
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
 .PHONY: install run test lint bench play chromium
+
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
 
 # `play` too: tests/test_play.py runs the Preview in-process (the page's dependencies), in CI as well.
 $(STAMP): pyproject.toml
@@ -18,7 +26,7 @@ install: $(STAMP)
 play: $(STAMP)
 	$(BIN)/python scripts/play.py $(ARGS)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
 lint: $(STAMP)

@@ -146,7 +146,7 @@ async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Tabl
     await open_game(table.channel, table.ana, table.ben)
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
     await act(table.ana, table.channel, "roll")
-    snapshot = farkle(table.env).sessions.snapshot(table.channel.id)
+    snapshot = farkle(table.env).services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.chances
     (ana, ana_chance), (ben, ben_chance) = snapshot.chances
     assert (ana, ben) == (table.ana.id, table.ben.id) and ana_chance + ben_chance == pytest.approx(1)
@@ -162,7 +162,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
     solve = WinTables._solve_turn
 
     def spy(tables: WinTables, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
-        solved.append((bank, other, asyncio.current_task() in bot._answering))
+        solved.append((bank, other, bot.in_flight.is_answering(asyncio.current_task())))
         return solve(tables, bank, other, mine, theirs)
 
     monkeypatch.setattr(WinTables, "_solve_turn", spy)
@@ -178,7 +178,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
     await act(table.ben, table.channel, "roll")  # the roll reads the turn solved for it
     assert solved == [(0, 100, False)]
-    snapshot = bot.sessions.snapshot(table.channel.id)
+    snapshot = bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and [user for user, _ in snapshot.chances] == [table.ana.id, table.ben.id]
 
 

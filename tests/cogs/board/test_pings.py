@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine import Ruleset
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Session
@@ -101,7 +101,7 @@ async def answers_in_flight(bot: FarkleBot, count: int = 1) -> tuple[asyncio.Eve
     release = asyncio.Event()
 
     async def answer() -> None:
-        bot.answering()
+        bot.in_flight.answering()
         await release.wait()
 
     answers = [asyncio.create_task(answer()) for _ in range(count)]
