@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ from bot.core.environment import Settings
 from bot.engine import strategy_for
 from bot.engine.rules import Ruleset
 from bot.engine.win.game import streak_count
-from bot.engine.win.tables import WinTables, adopt, forget
+from bot.engine.win.tables import WinTables, adopt
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     act,
@@ -36,12 +35,7 @@ def flat_tables(rules: Ruleset) -> WinTables:
     return WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
 
 
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    """Adopted tables are process-wide: every test starts and ends without any."""
-    forget()
-    yield
-    forget()
+pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 async def test_the_lobby_offers_master_and_says_when_it_plays_as_expert(table: Table) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 
 import discord
 import pytest
@@ -37,12 +36,7 @@ from tests.cogs.play import (
 from tests.cogs.test_master import flat_tables
 from tests.cogs.test_persistence import finish_quickly
 
-
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    forget()
-    yield
-    forget()
+pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 async def finish(table: Table, dice: Dice) -> str:

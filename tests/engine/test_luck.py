@@ -4,7 +4,6 @@ biggest swing, and without tables the split is in turn points, turn by turn."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
@@ -13,16 +12,13 @@ from bot.engine.history import Banked
 from bot.engine.luck import Moment, chances, split, turning_point
 from bot.engine.review import GameReview, review
 from bot.engine.rules import Ruleset
-from bot.engine.win.tables import adopt, forget
+from bot.engine.win.tables import adopt
 from tests.engine.test_review import SMALL, play, small_tables
 
 EXACT = 1e-9
 
 
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    yield
-    forget()
+pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 def reviewed_with_tables(levels: tuple[str, str], seed: int) -> tuple[Game, GameReview]:

@@ -3,7 +3,6 @@ win-measure reviews and live chances read the win tables."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
 
 import pytest
@@ -18,7 +17,7 @@ from bot.engine.review import GameReview, Move, live_chances, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.win.solve import solve_winprob
-from bot.engine.win.tables import WinTables, adopt, forget
+from bot.engine.win.tables import WinTables, adopt
 
 SMALL = Ruleset(target=1500)
 PLAYERS = ("1", "2")
@@ -29,10 +28,7 @@ def small_tables() -> WinTables:
     return solve_winprob(SMALL)
 
 
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    yield
-    forget()
+pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 def play(rules: Ruleset, levels: tuple[str, ...], seed: int) -> tuple[Game, dict[str, JSON]]:

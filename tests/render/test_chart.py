@@ -6,14 +6,13 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 from PIL import Image
 
 from bot.engine.review import COSTLY, GameReview, review
 from bot.engine.rules import Ruleset
-from bot.engine.win.tables import adopt, forget
+from bot.engine.win.tables import adopt
 from bot.render.chart import COLOURS, HEIGHT, TURNING, WIDTH, Plan, chart, plan
 from bot.render.chart import _xy as position
 from bot.sessions.win_tables import shipped_tables
@@ -23,10 +22,7 @@ NAMES = {"1": "Ana", "2": "Benjamin"}
 MOST_BYTES = 100_000
 
 
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    yield
-    forget()
+pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 def reviewed(levels: tuple[str, ...], seed: int) -> GameReview:
