@@ -1,0 +1,222 @@
+"""Each player's chance to win with any number of players: Monte Carlo playouts of whole turns.
+
+The two-player win tables solve the game exactly; for three to six players (and rules without tables) this
+module estimates the chance that each player wins if everyone plays as the `expert` computer from here:
+each turn banks by the turn solver's expected-points policy, and a last chance to pass the leader (the
+final round) plays for passing them. A turn is drawn whole from the distribution of what that policy
+banks (solved once per ruleset, `turn_outcomes`), so a playout costs a few NumPy steps per round, for all
+playouts at once.
+
+The estimate is taken at the start of the turn being played: banks, Farkle streaks and who is owed a turn
+do not change during a turn, so one estimate serves the whole turn (the board caches it per turn). The
+playouts draw from a generator seeded by the position, so the same position always gives the same
+figures. `PLAYOUTS` is chosen so that the estimate stays within ±2 percentage points of a long run of the
+same playouts (tests/engine/test_multi.py; `bench/multi_chances.py` measures its cost).
+
+Not modelled (`estimable` says no): teams, the last-loses and exact-target endings, and a playoff in
+progress. Piggyback offers are never taken in the playouts (the expert seldom takes them), and a chaser
+who passes the leader banks just past them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import zlib
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from bot.engine.game import Game
+from bot.engine.reach import reach_table
+from bot.engine.rules import Ruleset
+from bot.engine.solver import roll_outcomes, score_unit, solve
+
+PLAYOUTS = 4000
+_MAX_ROUNDS = 400  # a guard: classic games end within ~40 rounds; leftovers go to the leader
+_FARKLES_FOR_PENALTY = 3
+_QUANTILES = 1 << 16  # turns are drawn from this many quantiles: each outcome's chance within 1/65,536
+_NEGLIGIBLE = 1e-12  # turn states less likely than this are dropped from the turn's distribution
+
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
+
+def estimable(rules: Ruleset) -> bool:
+    """Whether the playouts model these rules' ending (one winner by highest bank, no teams)."""
+    return not rules.teams and rules.end_rule == "highest"
+
+
+@lru_cache(maxsize=64)
+def turn_outcomes(rules: Ruleset, on_board: bool) -> tuple[IntArray, FloatArray]:
+    """`(points, cumulative)`: what a turn banks under the expected-points policy (0 = a Farkle, a negative
+    number = a penalty roll) and the cumulative chances, for drawing turns with `searchsorted`."""
+    policy = solve(rules, on_board)
+    unit = score_unit(rules)
+    outcomes = {n: roll_outcomes(rules, n, unit, prune=True) for n in range(1, 7)}
+    limit = None if on_board else rules.entry_roll_limit
+    banked: dict[int, float] = {}
+    # States (turn total in units, dice to roll, rolls done) by mass, swept in order of the turn total:
+    # a keep always adds points, so every state is complete before it is swept.
+    mass: dict[tuple[int, int, int], float] = {(0, 6, 0): 1.0}
+    queue = [(0, 6, 0)]
+    while queue:
+        state = heapq.heappop(queue)
+        total, dice, rolls = state
+        p_state = mass.pop(state)
+        groups, penalty = outcomes[dice]
+        if penalty:
+            banked[rules.penalty_roll or 0] = banked.get(rules.penalty_roll or 0, 0.0) + p_state * penalty / (
+                rules.penalty_roll or 1
+            )
+        for p, keeps in groups:
+            best = max(
+                keeps, key=lambda keep: policy.after_keep((total + keep[0]) * unit, keep[1], rolls + 1)[0]
+            )
+            after = (total + best[0]) * unit
+            bank = policy.after_keep(after, best[1], rolls + 1)[1]
+            short = limit is not None and rolls + 1 >= limit and after < rules.entry_minimum
+            if bank or short:  # short of the entry on the last roll it allows: the turn is lost
+                points = 0 if short else after
+                banked[points] = banked.get(points, 0.0) + p_state * p
+                continue
+            nxt = (total + best[0], best[1] or 6, rolls + 1 if limit is not None else 0)
+            if nxt not in mass:
+                if p_state * p < _NEGLIGIBLE:
+                    continue
+                heapq.heappush(queue, nxt)
+            mass[nxt] = mass.get(nxt, 0.0) + p_state * p
+    kept = sum(banked.values())
+    points = np.array(sorted(banked), dtype=np.int64)
+    chances = np.array([banked[int(b)] for b in points])
+    chances = np.append(chances, 1.0 - kept)  # the Farkles, last: drawn with the top of the range
+    points = np.append(points, 0)
+    return points, np.cumsum(chances) / np.sum(chances)
+
+
+def chances(game: Game, playouts: int = PLAYOUTS) -> dict[str, float] | None:
+    """Each active player's chance to win as of the start of the turn being played (players who left get
+    none); None where the playouts do not model the game (`estimable`, a playoff) or it is over."""
+    rules = game.rules
+    mover = game.current_player
+    if mover is None or game.phase == "over" or game.playoff or not estimable(rules):
+        return None
+    players = game.players
+    ids = [p.id for p in players]
+    start = ids.index(mover)
+    seats = [s for s in (*range(start, len(ids)), *range(start)) if players[s].active]
+    table = [players[s] for s in seats]
+    owed: list[int] | None = None
+    if game.final_round:
+        pending = game.state(events=False)["pending"]
+        later = [int(s) for s in pending] if isinstance(pending, list) else []  # type: ignore[arg-type]
+        owed = [0, *(seats.index(s) for s in later if s in seats)]
+    position = (
+        rules.key(),
+        tuple((p.bank, p.on_board, p.farkle_streak) for p in table),
+        tuple(owed) if owed is not None else None,
+    )
+    seed = zlib.crc32(repr(position).encode())
+    wins = _play_out(
+        rules,
+        np.array([p.bank for p in table], dtype=np.int64),
+        np.array([p.on_board for p in table]),
+        np.array([p.farkle_streak for p in table], dtype=np.int64),
+        owed,
+        np.random.default_rng(seed),
+        playouts,
+    )
+    shares = {p.id: 0.0 for p in players if p.active}
+    for player, won in zip(table, wins, strict=True):
+        shares[player.id] = float(won)
+    return shares
+
+
+def _play_out(
+    rules: Ruleset,
+    banks: IntArray,
+    on_board: np.ndarray[Any, np.dtype[np.bool_]],
+    streaks: IntArray,
+    owed: list[int] | None,
+    rng: np.random.Generator,
+    playouts: int,
+) -> FloatArray:
+    """Each column's share of the wins over `playouts` games from these banks, column 0 to play."""
+    count = len(banks)
+    wins = np.zeros(count)
+    bank = np.tile(banks, (playouts, 1))
+    if owed is not None:  # the final round is on: the owed turns are all that is left
+        order = np.tile(np.array(owed, dtype=np.int64), (playouts, 1))
+        wins += _final_round(rules, bank, np.tile(on_board, (playouts, 1)), order, rng)
+        return wins / playouts
+    board = np.tile(on_board, (playouts, 1))
+    streak = np.tile(streaks, (playouts, 1))
+    on_turns, off_turns = _turns(rules, True), _turns(rules, False)
+    columns = np.arange(count)
+    for _ in range(_MAX_ROUNDS):
+        if not len(bank):
+            break
+        draws = rng.integers(0, _QUANTILES, bank.shape, dtype=np.int32)
+        points = on_turns[draws] if board.all() else np.where(board, on_turns[draws], off_turns[draws])
+        if rules.three_farkles != "none":
+            streak = np.where(points == 0, streak + 1, 0)
+            penalised = streak >= _FARKLES_FOR_PENALTY
+            points = np.where(penalised, -1000 if rules.three_farkles == "minus_1000" else -bank, points)
+            streak[penalised] = 0
+        after = bank + points
+        reached = after >= rules.target  # only a bank reaches it: below it before, so points > 0
+        ends = reached.any(axis=1)
+        if not ends.any():
+            bank = after
+            board |= points > 0
+            continue
+        first = np.argmax(reached, axis=1)
+        played = ~ends[:, None] | (columns[None, :] <= first[:, None])  # nobody plays after the trigger
+        bank = np.where(played, after, bank)
+        board |= played & (points > 0)
+        order = (first[ends, None] + columns[None, 1:]) % count  # everyone else, once, in turn order
+        wins += _final_round(rules, bank[ends], board[ends], order, rng)
+        bank, board, streak = bank[~ends], board[~ends], streak[~ends]
+    if len(bank):  # past the guard: the leader takes it
+        wins += np.bincount(np.argmax(bank, axis=1), minlength=count)
+    return wins / playouts
+
+
+def _final_round(
+    rules: Ruleset,
+    bank: IntArray,
+    board: np.ndarray[Any, np.dtype[np.bool_]],
+    order: IntArray,
+    rng: np.random.Generator,
+) -> FloatArray:
+    """Wins per column once the target is reached: each owed turn (`order`, columns per game) plays for
+    passing the leader (or tying them where ties share) and banks just enough; ties share the win."""
+    unit = score_unit(rules)
+    reach = _reach(rules)
+    tie = 0 if rules.tie_rule == "share" else 1
+    rows = np.arange(len(bank))
+    for step in range(order.shape[1]):
+        column = order[:, step]
+        mine = bank[rows, column]
+        floor = np.where(board[rows, column], rules.bank_minimum, max(rules.bank_minimum, rules.entry_minimum))
+        need = np.maximum(bank.max(axis=1) + tie - mine, floor)
+        gap = np.minimum(-(-need // unit), len(reach) - 1)
+        passed = rng.random(len(bank)) < reach[gap]
+        bank[rows, column] = np.where(passed, mine + gap * unit, mine)
+    top = bank == bank.max(axis=1, keepdims=True)
+    return (top / top.sum(axis=1, keepdims=True)).sum(axis=0)
+
+
+@lru_cache(maxsize=64)
+def _turns(rules: Ruleset, on_board: bool) -> IntArray:
+    """`turn_outcomes` as a table of equally likely turns (its quantiles): a turn is drawn with one index."""
+    points, cumulative = turn_outcomes(rules, on_board)
+    middles = (np.arange(_QUANTILES) + 0.5) / _QUANTILES
+    return points[np.minimum(np.searchsorted(cumulative, middles), len(points) - 1)]
+
+
+@lru_cache(maxsize=64)
+def _reach(rules: Ruleset) -> FloatArray:
+    """The chance that one turn of six dice gains a gap (in units, up to twice the target), by gap."""
+    table = reach_table(rules)
+    return table.rolling_upto(2 * rules.target // table.unit + 1, 6)
