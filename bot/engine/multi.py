@@ -11,7 +11,7 @@ The estimate is taken at the start of the turn being played: banks, Farkle strea
 do not change during a turn, so one estimate serves the whole turn (the board caches it per turn). The
 playouts draw from a generator seeded by the position, so the same position always gives the same
 figures. `PLAYOUTS` is chosen so that the estimate stays within ±2 percentage points of a long run of the
-same playouts (tests/engine/test_multi.py; `bench/multi_chances.py` measures its cost).
+same playouts (tests/engine/test_multi.py: `bench/multi_chances.py` measures its cost).
 
 Not modelled (`estimable` says no): teams, the last-loses and exact-target endings, and a playoff in
 progress. Piggyback offers are never taken in the playouts (the expert seldom takes them), and a chaser
@@ -32,7 +32,7 @@ from bot.engine.reach import reach_table
 from bot.engine.rules import Ruleset
 from bot.engine.solver import roll_outcomes, score_unit, solve
 
-PLAYOUTS = 4000
+PLAYOUTS = 6000
 _MAX_ROUNDS = 400  # a guard: classic games end within ~40 rounds; leftovers go to the leader
 _FARKLES_FOR_PENALTY = 3
 _QUANTILES = 1 << 16  # turns are drawn from this many quantiles: each outcome's chance within 1/65,536
@@ -40,6 +40,7 @@ _NEGLIGIBLE = 1e-12  # turn states less likely than this are dropped from the tu
 
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 
 
 def estimable(rules: Ruleset) -> bool:
@@ -77,8 +78,8 @@ def turn_outcomes(rules: Ruleset, on_board: bool) -> tuple[IntArray, FloatArray]
             bank = policy.after_keep(after, best[1], rolls + 1)[1]
             short = limit is not None and rolls + 1 >= limit and after < rules.entry_minimum
             if bank or short:  # short of the entry on the last roll it allows: the turn is lost
-                points = 0 if short else after
-                banked[points] = banked.get(points, 0.0) + p_state * p
+                gained = 0 if short else after
+                banked[gained] = banked.get(gained, 0.0) + p_state * p
                 continue
             nxt = (total + best[0], best[1] or 6, rolls + 1 if limit is not None else 0)
             if nxt not in mass:
@@ -135,7 +136,7 @@ def chances(game: Game, playouts: int = PLAYOUTS) -> dict[str, float] | None:
 def _play_out(
     rules: Ruleset,
     banks: IntArray,
-    on_board: np.ndarray[Any, np.dtype[np.bool_]],
+    on_board: BoolArray,
     streaks: IntArray,
     owed: list[int] | None,
     rng: np.random.Generator,
@@ -165,7 +166,7 @@ def _play_out(
             streak[penalised] = 0
         after = bank + points
         reached = after >= rules.target  # only a bank reaches it: below it before, so points > 0
-        ends = reached.any(axis=1)
+        ends: BoolArray = np.any(reached, axis=1)
         if not ends.any():
             bank = after
             board |= points > 0
@@ -185,7 +186,7 @@ def _play_out(
 def _final_round(
     rules: Ruleset,
     bank: IntArray,
-    board: np.ndarray[Any, np.dtype[np.bool_]],
+    board: BoolArray,
     order: IntArray,
     rng: np.random.Generator,
 ) -> FloatArray:
@@ -198,13 +199,16 @@ def _final_round(
     for step in range(order.shape[1]):
         column = order[:, step]
         mine = bank[rows, column]
-        floor = np.where(board[rows, column], rules.bank_minimum, max(rules.bank_minimum, rules.entry_minimum))
+        floor = np.where(
+            board[rows, column], rules.bank_minimum, max(rules.bank_minimum, rules.entry_minimum)
+        )
         need = np.maximum(bank.max(axis=1) + tie - mine, floor)
         gap = np.minimum(-(-need // unit), len(reach) - 1)
         passed = rng.random(len(bank)) < reach[gap]
         bank[rows, column] = np.where(passed, mine + gap * unit, mine)
     top = bank == bank.max(axis=1, keepdims=True)
-    return (top / top.sum(axis=1, keepdims=True)).sum(axis=0)
+    shares: FloatArray = (top / top.sum(axis=1, keepdims=True)).sum(axis=0)
+    return shares
 
 
 @lru_cache(maxsize=64)
