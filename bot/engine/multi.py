@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import zlib
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -95,42 +96,66 @@ def turn_outcomes(rules: Ruleset, on_board: bool) -> tuple[IntArray, FloatArray]
     return points, np.cumsum(chances) / np.sum(chances)
 
 
-def chances(game: Game, playouts: int = PLAYOUTS) -> dict[str, float] | None:
-    """Each active player's chance to win as of the start of the turn being played (players who left get
-    none); None where the playouts do not model the game (`estimable`, a playoff) or it is over."""
+@dataclass(frozen=True)
+class Position:
+    """What the chances depend on, read off a game at once: the active players in turn order from the one
+    to move (their banks, whether they are on the board, their Farkle streaks) and, in the final round,
+    which of them are still owed a turn. Immutable, so another thread can estimate it while the game goes
+    on, and hashable, so the board can cache the estimate of the position it shows."""
+
+    rules: Ruleset
+    players: tuple[str, ...]
+    banks: tuple[int, ...]
+    on_board: tuple[bool, ...]
+    streaks: tuple[int, ...]
+    owed: tuple[int, ...] | None  # columns owed a last turn, the mover first; None before the final round
+
+
+def position(game: Game) -> Position | None:
+    """The game's position as of the start of the turn being played; None where the playouts do not model
+    it (`estimable`, a playoff) or it is over."""
     rules = game.rules
     mover = game.current_player
     if mover is None or game.phase == "over" or game.playoff or not estimable(rules):
         return None
     players = game.players
-    ids = [p.id for p in players]
-    start = ids.index(mover)
-    seats = [s for s in (*range(start, len(ids)), *range(start)) if players[s].active]
+    start = next(seat for seat, p in enumerate(players) if p.id == mover)
+    seats = [s for s in (*range(start, len(players)), *range(start)) if players[s].active]
     table = [players[s] for s in seats]
-    owed: list[int] | None = None
+    owed = None
     if game.final_round:
         pending = game.state(events=False)["pending"]
         later = [int(s) for s in pending] if isinstance(pending, list) else []  # type: ignore[arg-type]
-        owed = [0, *(seats.index(s) for s in later if s in seats)]
-    position = (
-        rules.key(),
-        tuple((p.bank, p.on_board, p.farkle_streak) for p in table),
-        tuple(owed) if owed is not None else None,
-    )
-    seed = zlib.crc32(repr(position).encode())
-    wins = _play_out(
+        owed = (0, *(seats.index(s) for s in later if s in seats))
+    return Position(
         rules,
-        np.array([p.bank for p in table], dtype=np.int64),
-        np.array([p.on_board for p in table]),
-        np.array([p.farkle_streak for p in table], dtype=np.int64),
+        tuple(p.id for p in table),
+        tuple(p.bank for p in table),
+        tuple(p.on_board for p in table),
+        tuple(p.farkle_streak for p in table),
         owed,
+    )
+
+
+def estimate(at: Position, playouts: int = PLAYOUTS) -> dict[str, float]:
+    """Each active player's chance to win from this position (the playouts seeded by it)."""
+    seed = zlib.crc32(repr((at.rules.key(), at.banks, at.on_board, at.streaks, at.owed)).encode())
+    wins = _play_out(
+        at.rules,
+        np.array(at.banks, dtype=np.int64),
+        np.array(at.on_board),
+        np.array(at.streaks, dtype=np.int64),
+        list(at.owed) if at.owed is not None else None,
         np.random.default_rng(seed),
         playouts,
     )
-    shares = {p.id: 0.0 for p in players if p.active}
-    for player, won in zip(table, wins, strict=True):
-        shares[player.id] = float(won)
-    return shares
+    return {player: float(won) for player, won in zip(at.players, wins, strict=True)}
+
+
+def chances(game: Game, playouts: int = PLAYOUTS) -> dict[str, float] | None:
+    """`estimate` of the game's `position`; None where it has none."""
+    at = position(game)
+    return estimate(at, playouts) if at is not None else None
 
 
 def _play_out(
