@@ -14,6 +14,7 @@ from bot.engine.messages import Listing, Message
 from bot.engine.skilled import HIGHEST_SKILL, LOWEST_SKILL, skill_of_level
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.banking import banking_keep
+from bot.sessions.chances import estimate_chances
 from bot.sessions.outcome import Outcome
 from bot.sessions.registry import GameRegistry
 from bot.sessions.requests import Host, Press
@@ -138,6 +139,7 @@ class GameCommands:
             return Outcome.refuse(refused.message)
         session.game, session.stage, session.started_at = game, "playing", self._clock.now()
         session.dice_start = dice_start
+        await estimate_chances(session)
         first = session.current_seat
         turn_for = first.user_id if first is not None and first.computer is None else None
         return await self._uow.commit(session, list(game.events), turn_for=turn_for)
@@ -316,6 +318,7 @@ class GameCommands:
             session.reminded = False
             if current is not None and current.computer is None:
                 turn_for = current.user_id
+            await estimate_chances(session)
         return await self._uow.commit(session, events, turn_for=turn_for)
 
     async def expire(self, session: Session) -> Outcome | None:

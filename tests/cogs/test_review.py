@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 
 import discord
 import pytest
@@ -13,8 +14,10 @@ import simcord
 
 from bot.core.records import SKILL_MINIMUM
 from bot.engine import strategy_for
+from bot.engine.multi import Position, estimate
 from bot.engine.rules import Ruleset
 from bot.engine.win.tables import TurnValues, WinTables, adopt, forget
+from bot.sessions import chances as chances_module
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     DIE_EMOJI,
@@ -194,11 +197,44 @@ async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: s
     assert "📈" not in description(board_message(table.channel))
 
 
-async def test_three_player_boards_show_no_chances(table: Table, dice: Dice) -> None:
-    adopt(flat_tables(Ruleset.preset("classic")))
-    dice.script((6, 2, 3))
+async def test_a_three_player_board_shows_every_players_chance_estimated_off_the_loop(
+    table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[bool] = []  # whether each estimate ran off the event loop's thread
+
+    def spy(at: Position) -> dict[str, float]:
+        threads.append(threading.current_thread() is not threading.main_thread())
+        return estimate(at)
+
+    monkeypatch.setattr(chances_module, "estimate", spy)
+    dice.script((6, 2, 3), (1, 5, 2, 3, 4, 6))
     await open_game(table.channel, table.ana, table.ben, table.cy)
-    assert "📈" not in description(board_message(table.channel))
+    board = description(board_message(table.channel))
+    snapshot = farkle(table.env).services.sessions.snapshot(table.channel.id)
+    assert snapshot is not None and [user for user, _ in snapshot.chances] == [
+        table.ana.id,
+        table.ben.id,
+        table.cy.id,
+    ]
+    assert sum(chance for _, chance in snapshot.chances) == pytest.approx(1)
+    shown = " · ".join(
+        f"{name} {round(c * 100)}%"
+        for name, (_, c) in zip(("ana", "ben", "cy"), snapshot.chances, strict=True)
+    )
+    assert f"📈 Chances to win: {shown}" in board
+    assert sum(int(p) for p in re.findall(r"(\d+)%", board.split("📈")[1].splitlines()[0])) in (99, 100, 101)
+
+    await act(table.ana, table.channel, "roll")
+    await act(table.ana, table.channel, "die:0")
+    await act(table.ana, table.channel, "bank")  # ben's turn, ana 100 ahead
+    session = farkle(table.env).services.sessions.snapshot(table.channel.id)
+    assert session is not None
+    ben, cy, ana = (str(member.id) for member in (table.ben, table.cy, table.ana))
+    banks = Position(Ruleset.preset("classic"), (ben, cy, ana), (0, 0, 100), (True,) * 3, (0, 0, 0), None)
+    recomputed = estimate(banks)
+    assert dict(session.chances) == {int(player): chance for player, chance in recomputed.items()}
+    assert recomputed[ana] != pytest.approx(1 / 3, abs=1e-3), "the bank moved the chances"
+    assert threads == [True, True], "one estimate per turn, each in a worker thread"
 
 
 async def test_stats_and_the_accuracy_leaderboard_show_reviewed_games(table: Table, dice: Dice) -> None:
