@@ -8,6 +8,7 @@ holds its services from `setup_hook` on. A cog says what it listens to as `Hooks
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -75,6 +76,7 @@ async def build_services(
         policies=PolicyCache(SqlPolicyStore(database)),
         win_tables=win_tables,
         skills=lambda guild_id, user_id: stats.member_skill(guild_id, user_id),  # "your level"; made below
+        offload=asyncio.to_thread,  # the live chances of three or more players
     )
     config = ConfigService(SqlConfigStore(database, SETTINGS), settings.game, clock)
     publish = sessions.events.publish  # the session layer's publisher, handed to its services

@@ -1,28 +1,50 @@
-"""Live chances the two-player win tables don't give (three to six players, rules without tables yet).
+"""Live chances for three to six players, which the two-player win tables don't give.
 
 The playouts (`bot/engine/multi.py`) take a few milliseconds of CPU, so they run in a worker thread, never
 on the event loop, once per turn: a change that starts a turn awaits them before it is committed (the
 game's lock is held, so nothing else moves the game meanwhile), and every snapshot of that turn reads
-them from the session (`Session.estimated`).
+them here by the game's position. Kept by position, not in the session: a session put back after a
+failed save, or the same game drawn from another view, finds them too.
+
+Two-player games keep the tables' chances: where a ruleset's tables don't exist yet they are being
+solved in a worker, and the board shows none meanwhile, as before.
 """
 
 from __future__ import annotations
 
-import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from bot.engine.multi import estimate, position
-from bot.engine.review import measure_for
-from bot.engine.win.tables import tables_for
-from bot.sessions.session import Session
+from bot.engine.game import Game
+from bot.engine.multi import Position, estimate, position
+
+if TYPE_CHECKING:
+    from bot.sessions.session import Session
+
+# Runs the playouts off the event loop: `asyncio.to_thread` in the bot.
+Offload = Callable[[Callable[[Position], dict[str, float]], Position], Awaitable[dict[str, float]]]
+
+_KEPT = 1024  # positions: a turn's each, for the games of a busy shard
+_estimates: OrderedDict[Position, dict[str, float]] = OrderedDict()
 
 
-async def estimate_chances(session: Session) -> None:
-    """With live odds on, estimate the chances of the turn to play unless the tables give them or the
-    session holds them already."""
+def estimated(game: Game) -> dict[str, float]:
+    """The chances estimated for the game's position, or none yet (never computed here)."""
+    at = _position(game)
+    return _estimates.get(at, {}) if at is not None else {}
+
+
+async def estimate_chances(session: Session, offload: Offload) -> None:
+    """With live odds on, estimate the chances of the turn to play in a game of three or more sides,
+    unless they are kept already."""
     game = session.game
-    if game is None or not session.table.live_odds or measure_for(game, tables_for(game.rules)) == "win":
+    if game is None or not session.table.live_odds or (at := _position(game)) is None or at in _estimates:
         return
-    at = position(game)
-    if at is None or (session.estimated is not None and session.estimated[0] == at):
-        return
-    session.estimated = (at, await asyncio.to_thread(estimate, at))
+    _estimates[at] = await offload(estimate, at)
+    while len(_estimates) > _KEPT:
+        _estimates.popitem(last=False)
+
+
+def _position(game: Game) -> Position | None:
+    return position(game) if len(game.sides) > 2 else None

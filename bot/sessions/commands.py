@@ -14,7 +14,7 @@ from bot.engine.messages import Listing, Message
 from bot.engine.skilled import HIGHEST_SKILL, LOWEST_SKILL, skill_of_level
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.banking import banking_keep
-from bot.sessions.chances import estimate_chances
+from bot.sessions.chances import Offload, estimate_chances
 from bot.sessions.outcome import Outcome
 from bot.sessions.registry import GameRegistry
 from bot.sessions.requests import Host, Press
@@ -40,13 +40,16 @@ class GameCommands:
         dice: Callable[[], DiceSource],
         default_table: TableSettings,
         skills: MemberSkill = no_skill,
+        offload: Offload | None = None,
     ) -> None:
+        """`offload` runs the live chances of games of three or more off the event loop; None: none."""
         self._uow = uow
         self._games = games
         self._clock = clock
         self._dice = dice
         self.default_table = default_table
         self._skills = skills
+        self._offload = offload
 
     # ------------------------------------------------------------------ lobby
 
@@ -139,7 +142,7 @@ class GameCommands:
             return Outcome.refuse(refused.message)
         session.game, session.stage, session.started_at = game, "playing", self._clock.now()
         session.dice_start = dice_start
-        await estimate_chances(session)
+        await self._estimate(session)
         first = session.current_seat
         turn_for = first.user_id if first is not None and first.computer is None else None
         return await self._uow.commit(session, list(game.events), turn_for=turn_for)
@@ -300,6 +303,10 @@ class GameCommands:
 
     # ------------------------------------------------------------------ engine
 
+    async def _estimate(self, session: Session) -> None:
+        if self._offload is not None:
+            await estimate_chances(session, self._offload)
+
     async def apply(self, session: Session, act: Callable[[Game], list[Event]]) -> Outcome:
         """Run one engine action; its sentence becomes the refusal, and the state is left untouched."""
         game = session.game
@@ -318,7 +325,7 @@ class GameCommands:
             session.reminded = False
             if current is not None and current.computer is None:
                 turn_for = current.user_id
-            await estimate_chances(session)
+            await self._estimate(session)
         return await self._uow.commit(session, events, turn_for=turn_for)
 
     async def expire(self, session: Session) -> Outcome | None:

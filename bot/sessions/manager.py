@@ -29,6 +29,7 @@ from bot.engine.master import win_chances
 from bot.engine.messages import Message
 from bot.engine.skilled import skill_of_level
 from bot.sessions.actions import ButtonAction
+from bot.sessions.chances import Offload
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
 from bot.sessions.outcome import Hint, Outcome, Restored
@@ -65,7 +66,10 @@ class SessionManager:
         policies: PolicyCache | None = None,
         win_tables: WinTableKeeper | None = None,
         skills: MemberSkill = no_skill,
+        offload: Offload | None = None,
     ) -> None:
+        """`offload` runs the live chances of games of three or more off the event loop (a worker thread
+        in the bot: `sessions/chances.py`); without it those boards show none."""
         self._store = store
         self._clock = clock
         self._policies = policies
@@ -87,6 +91,7 @@ class SessionManager:
             dice or (lambda: SeededDice(secrets.randbits(63))),
             TableSettings(settings.turn_timeout, settings.lobby_timeout, settings.max_players),
             skills,
+            offload,
         )
 
     # ------------------------------------------------------------------ reading

@@ -17,10 +17,10 @@ from bot.core.records import SessionRow, StoredSession
 from bot.core.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, TURN_TIMEOUT
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.history import event_from_row, event_row
-from bot.engine.multi import Position, position
 from bot.engine.review import live_chances, solve_next_roll
 from bot.engine.win.tables import tables_for
 from bot.sessions.banking import bank_all
+from bot.sessions.chances import estimated
 from bot.sessions.numbers import PlayerNumbers, numbers_of
 
 Stage = Literal["lobby", "playing", "over", "closed"]
@@ -172,8 +172,6 @@ class Session:
     _odds: tuple[tuple[object, ...], tuple[tuple[int, float], ...]] | None = field(
         default=None, repr=False, compare=False
     )  # the live chances of the last moment drawn
-    # The playouts' chances of a position the tables don't cover (`sessions/chances.py`), once per turn.
-    estimated: tuple[Position, dict[str, float]] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.table = _shared(self.table)
@@ -273,17 +271,14 @@ class Session:
 
     def _live_chances(self, game: Game) -> tuple[tuple[int, float], ...]:
         """Every player's chance to win with `live_odds` on, once per roll (not per die toggle): the tables'
-        for two players, else the playouts' estimate of this turn when it is ready."""
+        for two players, the playouts' estimate of the turn for more (`sessions/chances.py`)."""
         if not self.table.live_odds or game.phase == "over":
             return ()
         moment = (self.game_id, game.turn_number, game.turn_rolls, game.phase)
         if self._odds is None or self._odds[0] != moment:
-            chances = live_chances(game, tables_for(game.rules)) or self._estimated(game)
+            chances = live_chances(game, tables_for(game.rules)) or estimated(game)
             self._odds = (moment, tuple((int(p), chances[p]) for p in sorted(chances, key=self._seat_order)))
         return self._odds[1]
-
-    def _estimated(self, game: Game) -> dict[str, float]:
-        return self.estimated[1] if self.estimated and self.estimated[0] == position(game) else {}
 
     def solve_next_roll(self) -> None:
         """With live odds on, solve now the turn the next roll's chances read (`review.solve_next_roll`)."""

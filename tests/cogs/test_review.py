@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+from collections import OrderedDict
 
 import discord
 import pytest
@@ -207,6 +208,7 @@ async def test_a_three_player_board_shows_every_players_chance_estimated_off_the
         return estimate(at)
 
     monkeypatch.setattr(chances_module, "estimate", spy)
+    monkeypatch.setattr(chances_module, "_estimates", OrderedDict())  # none kept from other tests
     dice.script((6, 2, 3), (1, 5, 2, 3, 4, 6))
     await open_game(table.channel, table.ana, table.ben, table.cy)
     board = description(board_message(table.channel))
