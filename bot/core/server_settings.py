@@ -184,7 +184,7 @@ LANGUAGE = Choice(
 )
 LIVE_ODDS = Switch(
     name="live_odds",
-    description=N_("Whether two-player boards show both players' chances to win."),
+    description=N_("Whether boards show every player's chance to win."),
     default=True,  # docs/REVIEW.md: why on
     on_table=True,
 )

@@ -148,6 +148,13 @@ def hint_text(hint: Hint, snapshot: Snapshot, tr: Translator, art: DiceArt = KEY
     )
     if hint.chances is not None:
         lines.append(f"🏆 {_chances(hint.chances, tr, art)}.")
+    elif hint.estimated is not None:
+        lines.append(
+            tr.text(
+                "🏆 Your chance to win: **{percent}** (simulated games from the start of this turn).",
+                percent=tr.percent(hint.estimated),
+            )
+        )
     elif hint.warming_up:
         lines.append(
             tr.text(

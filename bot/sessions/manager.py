@@ -29,7 +29,7 @@ from bot.engine.master import win_chances
 from bot.engine.messages import Message
 from bot.engine.skilled import skill_of_level
 from bot.sessions.actions import ButtonAction
-from bot.sessions.chances import Offload
+from bot.sessions.chances import Offload, estimated
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
 from bot.sessions.outcome import Hint, Outcome, Restored
@@ -183,7 +183,7 @@ class SessionManager:
             warming_up = False
             if chances is None and self._win_tables is not None and len(game.sides) == 2:
                 warming_up = self._win_tables.want(session.rules)
-            return Hint(advise(game), chances, warming_up)
+            return Hint(advise(game), chances, warming_up, estimated(game).get(current.player_id))
 
     async def close(self, drain: float = DRAIN_SECONDS) -> None:
         """Stop timers and computers, then let the stream's subscribers finish for `drain` seconds."""

@@ -59,8 +59,10 @@ class Restored:
 @dataclass(frozen=True)
 class Hint:
     """The Hint button's answer: the expert's turn advice and, in a two-player game, the chance to win
-    after each choice (None while the win tables are being solved: `warming_up`, or where none apply)."""
+    after each choice (None while the win tables are being solved: `warming_up`, or where none apply); with
+    three or more players, the chance to win now as the board's playouts estimated it for the turn."""
 
     advice: Advice
     chances: WinAdvice | None
     warming_up: bool
+    estimated: float | None = None

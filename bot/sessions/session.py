@@ -61,7 +61,7 @@ class TableSettings:
     max_players: int = 8
     hints: bool = HINTS.default
     language: str | None = LANGUAGE.default  # a `LANGUAGES` code; None follows the server's locale
-    live_odds: bool = LIVE_ODDS.default  # two-player boards show both chances to win
+    live_odds: bool = LIVE_ODDS.default  # boards show every player's chance to win
 
 
 @lru_cache(maxsize=256)

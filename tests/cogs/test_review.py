@@ -34,6 +34,7 @@ from tests.cogs.play import (
     fields,
     open_game,
     parts,
+    press,
     query,
     restart,
     texts,
@@ -237,6 +238,11 @@ async def test_a_three_player_board_shows_every_players_chance_estimated_off_the
     assert dict(session.chances) == {int(player): chance for player, chance in recomputed.items()}
     assert recomputed[ana] != pytest.approx(1 / 3, abs=1e-3), "the bank moved the chances"
     assert threads == [True, True], "one estimate per turn, each in a worker thread"
+
+    await act(table.ben, table.channel, "roll")
+    hint = (await press(table.ben, table.channel, "hint")).response.content
+    assert f"🏆 Your chance to win: **{recomputed[ben]:.1%}**" in hint
+    assert threads == [True, True], "the Hint reads the turn's estimate"
 
 
 async def test_stats_and_the_accuracy_leaderboard_show_reviewed_games(table: Table, dice: Dice) -> None:

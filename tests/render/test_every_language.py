@@ -135,6 +135,7 @@ def every_drawing(tr: Translator, descriptions: dict[str, str]) -> Iterator[obje
     table.selection = ()
     yield render(table.snapshot(), tr)
     yield hint_text(Hint(advise(game), None, True), table.snapshot(), tr)
+    yield hint_text(Hint(advise(game), None, False, 0.347), table.snapshot(), tr)  # three or more players
     table.remember(game.roll("10", (0, 1, 2, 3)))  # every die kept: hot dice, six fresh ones
     yield render(table.snapshot(), tr)
     table.remember(game.roll("10", (0,)))  # farkles: the computer's turn
