@@ -1,6 +1,6 @@
 """CPU cost of the playout chances (`bot/engine/multi.py`) per turn start, beside the two-player tables.
 
-Plays seeded expert games on the classic preset (3, 4 and 6 players; box and doubling with 3) and times
+Plays seeded expert games on the classic preset (3, 4 and 6 players; box with 3) and times
 `multi.chances` at every turn start, in CPU time of this process (the target: p95 ≤ 20 ms per turn
 start). The baseline is the live chances two-player games show today: `review.live_chances` with the
 shipped tables, at every turn start of two-player classic games.
@@ -52,7 +52,7 @@ def main() -> None:
     chances(Game.new(classic, ["a", "b", "c"], SeededDice(0)))  # the turn distribution, solved once
     lines = [("2 players, tables (baseline)", "classic", 2, lambda game: live_chances(game, tables))]
     lines += [(f"{n} players, {PLAYOUTS} playouts", "classic", n, chances) for n in (3, 4, 6)]
-    lines += [(f"3 players, {PLAYOUTS} playouts", name, 3, chances) for name in ("box", "doubling")]
+    lines += [(f"3 players, {PLAYOUTS} playouts", "box", 3, chances)]
     print(f"{'position':34} {'rules':9} {'turns':>6} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}")
     for label, name, players, measure in lines:
         rules = Ruleset.preset(name)

@@ -18,7 +18,9 @@ TOLERANCE = 0.02  # the issue's bound: within 2 percentage points of the long si
 RULESETS = {
     "classic": Ruleset.preset("classic"),
     "box": Ruleset.preset("box"),
-    "doubling": Ruleset.preset("doubling"),
+    "entry roll limit": Ruleset(
+        n_of_a_kind="doubling", three_pairs=300, entry_minimum=500, entry_roll_limit=3
+    ),
     "three farkles": Ruleset(three_farkles="minus_1000", target=5000),
 }
 
@@ -95,7 +97,9 @@ def test_the_leader_late_in_the_game_is_the_favourite() -> None:
 
 
 def test_endings_it_does_not_model_get_no_estimate() -> None:
-    for rules in (Ruleset.preset("last-loses"), Ruleset.preset("family"), Ruleset(teams=2)):
+    for rules in (Ruleset.preset(name) for name in ("doubling", "last-loses", "family")):
+        assert not estimable(rules)
+    for rules in (Ruleset(teams=2), Ruleset(piggyback="bonus")):
         assert not estimable(rules)
     game = Game.new(Ruleset.preset("family"), ["a", "b", "c"], SeededDice(1))
     assert chances(game) is None
