@@ -21,9 +21,9 @@ from pathlib import Path
 from bot.engine import simulate
 from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.luck import skill
+from bot.engine.policies import TurnPolicies
 from bot.engine.review import review
 from bot.engine.rules import Ruleset
-from bot.engine.win.tables import adopt
 from bot.sessions.win_tables import shipped_tables
 
 OUT = Path(__file__).resolve().parents[1] / "bot" / "assets" / "level_skill.json"
@@ -36,9 +36,12 @@ def measure(level: str, games: int, seed: int) -> dict[str, float | int]:
     tables = shipped_tables(rules)
     if tables is None:
         raise SystemExit("the classic win tables are missing: run scripts/build_win_tables.py")
-    adopt(tables)
+    policies = TurnPolicies.solve(rules)
     measured, other = f"cpu:{level}:measured", f"cpu:{OPPONENT}:other"
-    strategies = {measured: strategy_for(level, rules), other: strategy_for(OPPONENT, rules)}
+    strategies = {
+        measured: strategy_for(level, rules, policies, tables),
+        other: strategy_for(OPPONENT, rules, policies, tables),
+    }
     seeds = random.Random(seed)
     decisions, given_away = 0, 0.0
     for g in range(games):
@@ -46,7 +49,7 @@ def measure(level: str, games: int, seed: int) -> dict[str, float | int]:
         game_seed = seeds.randrange(2**32)
         game = simulate.play(rules, players, strategies, game_seed)
         start = simulate.first_dice(rules, players, game_seed).state()
-        result = review(rules, players, start, game.history, tables)
+        result = review(rules, players, start, game.history, policies, tables)
         mine = [d for d in result.decisions if d.player == measured]
         decisions += len(mine)
         given_away += sum(d.loss for d in mine)

@@ -8,7 +8,7 @@ import gc
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -24,6 +24,7 @@ from bot.core.clock import Clock
 from bot.core.env import Settings
 from bot.core.server_settings import SETTINGS
 from bot.engine import PRESET_NAMES, DiceSource, Ruleset
+from bot.engine.win.tables import WinTables
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.services.i18n import CommandTranslator, for_member, translators
 from bot.services.ratings import rate_game
@@ -138,7 +139,9 @@ class FarkleBot(commands.AutoShardedBot):
         clock: Clock | None = None,
         dice: Callable[[], DiceSource] | None = None,
         win_solver: Solve = solve_in_process,
+        win_tables: Sequence[WinTables] = (),
     ) -> None:
+        """`win_tables`: tables loaded before the start (a tool's), used from set-up on."""
         # Unset, discord.py asks Discord how many shards to run and runs them all here.
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:
@@ -159,6 +162,7 @@ class FarkleBot(commands.AutoShardedBot):
         self.clock: Clock = clock or SystemClock()
         self._dice = dice
         self._win_solver = win_solver
+        self._loaded_tables = tuple(win_tables)
         self._win_tables: WinTableKeeper | None = None
         self._db: Database | None = None
         self._sessions: SessionManager | None = None
@@ -187,6 +191,12 @@ class FarkleBot(commands.AutoShardedBot):
         if self._db is None:
             raise RuntimeError("The database opens in setup_hook; it is not available before login.")
         return self._db
+
+    @property
+    def win_tables(self) -> WinTableKeeper:
+        if self._win_tables is None:
+            raise RuntimeError("Win tables load in setup_hook; they are not available before login.")
+        return self._win_tables
 
     @property
     def sessions(self) -> SessionManager:
@@ -249,20 +259,23 @@ class FarkleBot(commands.AutoShardedBot):
         self._win_tables = WinTableKeeper(
             SqlWinTableStore(self._db), self._win_solver if self.settings.solve_win_tables else None
         )
+        for tables in self._loaded_tables:
+            self._win_tables.adopt(tables)
+        policies = PolicyCache(SqlPolicyStore(self._db))
         self._sessions = SessionManager(
             store=SqlSessionStore(self._db, rate_game),
             clock=self.clock,
             settings=self.settings.game,
             dice=self._dice,
-            policies=PolicyCache(SqlPolicyStore(self._db)),
+            policies=policies,
             win_tables=self._win_tables,
         )
         self._config = ConfigService(SqlConfigStore(self._db, SETTINGS), self.settings.game, self.clock)
         publish = self._sessions.events.publish  # the session layer's publisher, handed to its services
-        self._reviews = GameReviews(SqlReviewStore(self._db), publish)
+        self._reviews = GameReviews(SqlReviewStore(self._db), publish, policies, self.win_tables.tables)
         self._sessions.subscribe(self._reviews.on_event)  # before `restore`, which announces missed ends
         self._stats = StatsService(self._db, self.clock, self.settings.game.min_games_win_rate, self._reviews)
-        self._daily = DailyManager(SqlDailyStore(self._db), self.clock, publish)
+        self._daily = DailyManager(SqlDailyStore(self._db), self.clock, publish, policies)
         self._achievements = AchievementKeeper(self._daily.store, self.clock, self._daily.expert, publish)
         self._sessions.subscribe(self._achievements)
         self._tournaments = Tournaments(

@@ -27,6 +27,7 @@ from bot.core.env import GameSettings
 from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
+from bot.engine.win.tables import WinTables
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
@@ -34,7 +35,7 @@ from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.registry import GameRegistry
 from bot.sessions.scheduler import DeadlineScheduler
-from bot.sessions.session import Session, Snapshot, TableSettings
+from bot.sessions.session import Session, Snapshot, TableSettings, no_tables
 from bot.sessions.stream import DRAIN_SECONDS, GameStream
 from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GamesRestored, Subscriber
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
@@ -64,9 +65,9 @@ class SessionManager:
     ) -> None:
         self._store = store
         self._clock = clock
-        self._policies = policies
+        self._policies = policies or PolicyCache()
         self._win_tables = win_tables
-        self._games = GameRegistry()
+        self._games = GameRegistry(win_tables.tables if win_tables is not None else no_tables)
         self._set_aside: dict[int, int] = {}  # unreadable rows' revisions, so a new game can replace them
         # A lock lives while a change holds or awaits it: games between moves (and games that ended) keep
         # none, and neither do channels where no lobby is being opened.
@@ -156,8 +157,9 @@ class SessionManager:
     async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | Message:
         """The expert's advice and the chances to win for the player to move, or why there are none."""
         session = self._games.get(game_id)
-        if session is not None:
-            await self._ensure_policies(session.rules)  # before the lock: a first solve takes a moment
+        if session is None:
+            return GAME_OVER
+        policies = await self._policies.ensure(session.rules)  # before the lock: a first solve takes a moment
         async with self._locked(game_id) as session:
             game = session.game if session is not None and session.channel_id == channel_id else None
             if session is None or game is None or session.stage != "playing":
@@ -170,11 +172,11 @@ class SessionManager:
                     "Hints are for the player whose turn it is ({name}).",
                     name=current.name if current else "—",
                 )
-            chances = win_chances(game)
+            chances = win_chances(game, self._tables(session.rules))
             warming_up = False
             if chances is None and self._win_tables is not None and len(game.sides) == 2:
                 warming_up = self._win_tables.want(session.rules)
-            return Hint(advise(game), chances, warming_up)
+            return Hint(advise(game, policies), chances, warming_up)
 
     async def close(self, drain: float = DRAIN_SECONDS) -> None:
         """Stop timers and computers, then let the stream's subscribers finish for `drain` seconds."""
@@ -350,18 +352,17 @@ class SessionManager:
             current = session.current_seat
             if session.stage != "playing" or current is None or current.computer is None:
                 return False
-            await self._ensure_policies(session.rules)
+            policies = await self._policies.ensure(session.rules)
             if current.computer == "master" and self._win_tables is not None:
                 self._win_tables.want(session.rules)  # it plays as expert until they exist
-            action = strategy_for(current.computer, session.rules).choose(session.game)
+            strategy = strategy_for(current.computer, session.rules, policies, self._tables(session.rules))
+            action = strategy.choose(session.game)
             outcome = await self._commands.apply(session, partial(Game.apply, action=action))
             self._publish(outcome, Cause.COMPUTER, session)
         return True
 
-    async def _ensure_policies(self, rules: Ruleset) -> None:
-        """Solving takes a fraction of a second the first time: never on the event loop."""
-        if self._policies is not None:
-            await self._policies.ensure(rules)
+    def _tables(self, rules: Ruleset) -> WinTables | None:
+        return self._win_tables.tables(rules) if self._win_tables is not None else None
 
     def _publish(self, outcome: Outcome, cause: Cause, before: Session | None = None) -> Outcome:
         """Once a command returns a game as committed (or as another process stored it): settle its timer

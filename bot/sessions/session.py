@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -18,7 +18,7 @@ from bot.core.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.history import event_from_row, event_row
 from bot.engine.review import live_chances, solve_next_roll
-from bot.engine.win.tables import tables_for
+from bot.engine.win.tables import WinTables
 from bot.sessions.banking import bank_all
 from bot.sessions.numbers import PlayerNumbers, numbers_of
 
@@ -37,6 +37,15 @@ ROLLBACK_MEMORY_LEVEL = 4
 FORMAT = 4
 # What format 4 moved out to the board ledger (migration 0015 moved the stored rows' values there).
 _LEDGER_KEYS = ("board_message_id", "ping_message_id", "pinged_turn")
+
+
+# Where a game finds its ruleset's win tables (`WinTableKeeper.tables`): None while there are none.
+TablesOf = Callable[[Ruleset], WinTables | None]
+
+
+def no_tables(rules: Ruleset) -> WinTables | None:
+    """A game outside the live registry shows no chances."""
+    return None
 
 
 def new_game_id() -> str:
@@ -169,6 +178,7 @@ class Session:
     _odds: tuple[tuple[object, ...], tuple[tuple[int, float], ...]] | None = field(
         default=None, repr=False, compare=False
     )  # the live chances of the last moment drawn
+    win_tables: TablesOf = field(default=no_tables, repr=False, compare=False)  # the registry's keeper
 
     def __post_init__(self) -> None:
         self.table = _shared(self.table)
@@ -271,14 +281,14 @@ class Session:
             return ()
         moment = (self.game_id, game.turn_number, game.turn_rolls, game.phase)
         if self._odds is None or self._odds[0] != moment:
-            chances = live_chances(game, tables_for(game.rules)) or {}
+            chances = live_chances(game, self.win_tables(game.rules)) or {}
             self._odds = (moment, tuple((int(p), chances[p]) for p in sorted(chances, key=self._seat_order)))
         return self._odds[1]
 
     def solve_next_roll(self) -> None:
         """With live odds on, solve now the turn the next roll's chances read (`review.solve_next_roll`)."""
         if self.table.live_odds and self.game is not None:
-            solve_next_roll(self.game, tables_for(self.game.rules))
+            solve_next_roll(self.game, self.win_tables(self.game.rules))
 
     def _seat_order(self, player_id: str) -> int:
         return next((i for i, seat in enumerate(self.seats) if seat.player_id == player_id), len(self.seats))

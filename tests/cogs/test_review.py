@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 
 import discord
 import pytest
 import simcord
 
 from bot.engine.rules import Ruleset
-from bot.engine.win.tables import TurnValues, WinTables, adopt, forget
+from bot.engine.win.tables import TurnValues, WinTables
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     DIE_EMOJI,
@@ -36,13 +35,6 @@ from tests.cogs.play import (
 )
 from tests.cogs.test_master import flat_tables
 from tests.cogs.test_persistence import finish_quickly
-
-
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    forget()
-    yield
-    forget()
 
 
 async def finish(table: Table, dice: Dice) -> str:
@@ -105,7 +97,7 @@ async def test_the_review_button_answers_privately_in_chances_to_win(table: Tabl
 
 
 async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table: Table, dice: Dice) -> None:
-    forget()  # as if these rules had no tables yet
+    farkle(table.env).win_tables.forget(Ruleset.preset("classic"))  # as if these rules had no tables yet
     game_id = await finish(table, dice)
     shown = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id))
     measure, turning = description(shown).splitlines()
@@ -124,7 +116,8 @@ async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table
 async def test_review_command_has_replays_scope_and_reads_the_same_after_a_restart(
     table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot
 ) -> None:
-    forget()  # reviewed in turn points: after the restart the shipped tables are loaded again
+    farkle(table.env).win_tables.forget(Ruleset.preset("classic"))  # reviewed in turn points: after the
+    # restart the shipped tables are loaded again
     game_id = await finish(table, dice)
     before = texts(review_of(await table.ben.slash(table.channel, "farkle review", game=game_id.upper())))
     await restart(env, make_bot)
@@ -147,7 +140,7 @@ async def test_every_language_renders_a_review_within_discords_limits(
 
 
 async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Table, dice: Dice) -> None:
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
     await open_game(table.channel, table.ana, table.ben)
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
@@ -172,7 +165,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
         return solve(tables, bank, other, mine, theirs)
 
     monkeypatch.setattr(WinTables, "_solve_turn", spy)
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6), (1, 2, 3, 4, 6, 6))
     await open_game(table.channel, table.ana, table.ben)
     await act(table.ana, table.channel, "roll")
@@ -189,7 +182,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
 
 
 async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: simcord.MemberActor) -> None:
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     turned = await admin.slash(table.channel, "farkle-config set", option="live_odds", value="off")
     assert turned.response is not None
     shown = await admin.slash(table.channel, "farkle-config show")
@@ -199,7 +192,7 @@ async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: s
 
 
 async def test_three_player_boards_show_no_chances(table: Table, dice: Dice) -> None:
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script((6, 2, 3))
     await open_game(table.channel, table.ana, table.ben, table.cy)
     assert "📈" not in description(board_message(table.channel))

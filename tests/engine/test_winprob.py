@@ -4,7 +4,6 @@ everywhere, and a master that plays legally and better than expert."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -24,7 +23,8 @@ from bot.engine.win import kernels as winkernels
 from bot.engine.win import tables as winprob
 from bot.engine.win.game import WinGame, turn_rolls_from, win_game
 from bot.engine.win.solve import settled, solve_game, solve_winprob
-from bot.engine.win.tables import DEFAULT_MARGIN, WinTables, adopt, forget, table_key, tables_for, unsupported
+from bot.engine.win.tables import DEFAULT_MARGIN, WinTables, table_key, unsupported
+from tests.solved import policies_for
 
 SMALL = {
     "plain": Ruleset(target=1000),
@@ -52,13 +52,6 @@ SMALL = {
 @cache
 def tables(name: str) -> WinTables:
     return solve_winprob(SMALL[name])
-
-
-@pytest.fixture(autouse=True)
-def no_tables() -> Iterator[None]:
-    """Adopted tables are process-wide: leave none behind for other tests."""
-    yield
-    forget()
 
 
 # ---------------------------------------------------------------- a toy game, solved two ways
@@ -398,8 +391,8 @@ def test_rules_the_tables_do_not_model_are_refused() -> None:
 
 def _games(name: str, seed: int, levels: tuple[str, str]) -> Game:
     rules = SMALL[name]
-    adopt(tables(name))
-    strategies = {level: strategy_for(level, rules) for level in levels if level != "random"}
+    computers = [level for level in levels if level != "random"]
+    strategies = {level: strategy_for(level, rules, policies_for(rules), tables(name)) for level in computers}
     game = Game.new(rules, list(levels), SeededDice(seed))
     picker = random.Random(seed)
     while game.result is None:
@@ -432,12 +425,11 @@ def test_master_beats_expert_at_a_short_target() -> None:
 
 def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
     rules = SMALL["plain"]
-    adopt(tables("plain"))
     game = Game.new(rules, ["a", "b"], ScriptedDice([(6, 1), (1, 5, 2, 3, 3, 4)], seed=1))
-    advice = win_chances(game)
+    advice = win_chances(game, tables("plain"))
     assert advice is not None and advice.best.kind == "roll" and advice.best.dice == 6
     game.apply(advice.best.action)
-    advice = win_chances(game)
+    advice = win_chances(game, tables("plain"))
     assert advice is not None
     # keep the 1 (100) or the 1 and the 5 (150), then bank or roll on: four choices
     assert {(c.kind, c.keep, c.turn_total, c.dice) for c in advice.choices} == {
@@ -453,16 +445,15 @@ def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
 
 def test_master_plays_as_expert_without_tables() -> None:
     rules = SMALL["plain"]
-    forget(rules)
-    assert tables_for(rules) is None
     game = Game.new(rules, ["a", "b"], SeededDice(11))
-    master, expert = strategy_for("master", rules), Expert(rules)
+    master = strategy_for("master", rules, policies_for(rules), None)
+    expert = Expert(rules, policies_for(rules))
     for _ in range(30):
         if game.result is not None:
             break
         assert master.choose(game) == expert.choose(game)
         game.apply(expert.choose(game))
-    assert win_chances(game) is None
+    assert win_chances(game, None) is None
     assert isinstance(master, Master)
 
 

@@ -15,6 +15,7 @@ from bot.sessions.manager import Alarm, SessionManager
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Snapshot
 from bot.sessions.stream_events import Cause, GameChanged, GameEvent, GamesRestored
+from tests.solved import solved_cache
 
 CHANNEL, GUILD = 100, 1
 ANA, BEN, CY = 11, 12, 13
@@ -110,6 +111,7 @@ class Harness:
             store=self.store,
             clock=self.clock,
             settings=GameSettings(_env_file=None, computer_pause=0),
+            policies=solved_cache(),
             dice=lambda: ScriptedDice(self.scripts.pop(0) if self.scripts else [], seed=1),
         )
 
@@ -441,7 +443,9 @@ async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(
     ok(await h.press(ANA, "roll"))
     h.store.rows[CHANNEL + 1] = h.store.rows[CHANNEL].replace('"seats"', '"seatz"')
     h.store.rows[CHANNEL + 2] = "{not json"
-    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    fresh = SessionManager(
+        store=h.store, clock=h.clock, settings=GameSettings(_env_file=None), policies=solved_cache()
+    )
 
     restored = await fresh.restore()
 
@@ -457,7 +461,9 @@ async def test_a_restore_reaches_subscribers_before_the_expired_turn_it_plays_ou
     game_id = h.snapshot.game_id
     await h.manager.close()
     await h.clock.advance(3600)  # the bot was down past the turn's deadline
-    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
+    fresh = SessionManager(
+        store=h.store, clock=h.clock, settings=GameSettings(_env_file=None), policies=solved_cache()
+    )
     heard: list[GameEvent] = []
 
     async def slow_listener(event: GameEvent) -> None:

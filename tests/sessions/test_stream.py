@@ -12,6 +12,7 @@ from bot.engine import Ruleset
 from bot.sessions.manager import SessionManager
 from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GameEvent
 from tests.sessions.test_manager import ANA, BEN, CHANNEL, GUILD, Harness, ok, settle
+from tests.solved import solved_cache
 
 
 @dataclass
@@ -43,7 +44,10 @@ async def h():
 def _fresh(h: Harness) -> SessionManager:
     """A new process on the same database."""
     return SessionManager(
-        store=h.store, clock=h.clock, settings=GameSettings(_env_file=None, computer_pause=0)
+        store=h.store,
+        clock=h.clock,
+        settings=GameSettings(_env_file=None, computer_pause=0),
+        policies=solved_cache(),
     )
 
 

@@ -37,6 +37,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from bot.engine.messages import Message
+from bot.engine.reach import ReachTable
 from bot.engine.rules import Ruleset
 from bot.engine.solver import score_unit
 from bot.engine.win.game import Chances, WinGame, bank_indices, streak_count, win_game
@@ -90,6 +91,11 @@ class WinTables:
         """The points a bank index steps by, read when a game of these rules is first valued: it needs
         the ruleset's scoring tables (about 120 KB), and most presets loaded at start-up are never played."""
         return score_unit(self.rules)
+
+    @cached_property
+    def reach(self) -> ReachTable:
+        """The chase of a leader under these rules (a last chance, where the tables' values stop)."""
+        return ReachTable(self.rules)
 
     @cached_property
     def _offset(self) -> int:
@@ -224,23 +230,3 @@ class TurnValues:
 
     def bank(self, turn_total: int) -> float:
         return self.tables.bank_value(self.own, self.other, turn_total, self.theirs)
-
-
-_ADOPTED: dict[str, WinTables] = {}
-
-
-def adopt(tables: WinTables) -> None:
-    """Use these tables for their rules from now on (solved in a worker, or loaded from the database)."""
-    _ADOPTED[tables.key] = tables
-
-
-def tables_for(rules: Ruleset) -> WinTables | None:
-    return _ADOPTED.get(table_key(rules))
-
-
-def forget(rules: Ruleset | None = None) -> None:
-    """Drop adopted tables (all, or these rules'): tests start from a bot that has none."""
-    if rules is None:
-        _ADOPTED.clear()
-    else:
-        _ADOPTED.pop(table_key(rules), None)
