@@ -93,7 +93,7 @@ async def quick_taps(page: Page, table: Table, positions: list[int], measures: M
     deadline = loop.time() + GIVE_UP
     counted: set[int] = set()
     while loop.time() < deadline:
-        snapshot = table.bot.sessions.snapshot(table.channel.id)
+        snapshot = table.bot.services.sessions.snapshot(table.channel.id)
         counted = set(snapshot.selection) if snapshot is not None else set()
         if counted >= wanted and await selected_on_page(page, table) >= len(wanted):
             return
@@ -138,7 +138,7 @@ async def play_my_turn(page: Page, table: Table, measures: Measures) -> None:
 
 
 def mine(table: Table) -> bool:
-    snapshot = table.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.bot.services.sessions.snapshot(table.channel.id)
     return snapshot is not None and snapshot.stage == "playing" and snapshot.current == table.you.id
 
 

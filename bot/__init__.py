@@ -1,0 +1,1 @@
+"""The bot, its layers as packages: app, services, render and storage, sessions, core, engine."""

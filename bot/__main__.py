@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from bot.app.logs import setup_logging
 from bot.core.database_url import DatabaseUrl
-from bot.core.env import Settings, settings_problem
+from bot.core.environment import Settings, settings_problem
 from bot.storage import DatabaseUnavailable, SchemaBehind, SchemaTooNew, open_database
 from bot.storage.backup import BackupRefused, backup
 from bot.storage.copy import Copied, CopyRefused, copy_database

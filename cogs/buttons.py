@@ -22,7 +22,7 @@ async def answer_press(
 ) -> None:
     """Answer a press with `answer(bot)`; any error it raises is reported to the member who pressed."""
     bot = cast("FarkleBot", interaction.client)
-    bot.answering()
+    bot.in_flight.answering()
     try:
         await answer(bot)
     except Exception as error:

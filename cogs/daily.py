@@ -21,6 +21,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.app.errors import reply_ephemeral
+from bot.app.wiring import Hooks
 from bot.render.daily import TEMPLATE, awarded_text, daily_board, daily_result, standings_embed
 from bot.render.language import Translator
 from bot.services.i18n import for_member
@@ -65,7 +66,9 @@ class DailyCommands(commands.Cog):
 
     async def cog_load(self) -> None:
         self._finishing: dict[tuple[int, int], _Finishing] = {}  # by (member, day)
-        self.bot.sessions.subscribe(self._on_event)
+
+    def hooks(self) -> Hooks:
+        return Hooks(stream=(self._on_event,))
 
     async def _public(self, interaction: discord.Interaction) -> Translator:
         """What the channel reads: the server's language, else (a DM) the member's own."""
@@ -76,7 +79,7 @@ class DailyCommands(commands.Cog):
     @app_commands.command(description=locale_str("Play today's daily challenge: the same dice for everyone"))
     async def daily(self, interaction: discord.Interaction) -> None:
         user = interaction.user
-        move = await self.bot.daily.open(user.id, user.display_name, interaction.guild_id)
+        move = await self.bot.services.daily.open(user.id, user.display_name, interaction.guild_id)
         assert move.attempt is not None
         board = daily_board(move.attempt, for_member(interaction), self.bot.dice_art)
         await interaction.response.send_message(**board.message, ephemeral=True)
@@ -97,7 +100,7 @@ class DailyCommands(commands.Cog):
     ) -> None:
         week = period is not None and period.value == "week"
         server = interaction.guild_id is not None and (scope is None or scope.value == "server")
-        rows = await self.bot.daily.standings(week, interaction.guild_id if server else None)
+        rows = await self.bot.services.daily.standings(week, interaction.guild_id if server else None)
         embed = standings_embed(rows, week, server, await self._public(interaction))
         await interaction.response.send_message(embed=embed)
 
@@ -105,7 +108,7 @@ class DailyCommands(commands.Cog):
         self, interaction: discord.Interaction, day: int, seq: str, action: str, arg: int | None
     ) -> None:
         user = interaction.user
-        move = await self.bot.daily.press(
+        move = await self.bot.services.daily.press(
             user.id, user.display_name, interaction.guild_id, day, seq, action, arg
         )
         key, now = (user.id, day), self.bot.clock.now()
@@ -131,7 +134,7 @@ class DailyCommands(commands.Cog):
 
     async def _post_result(self, interaction: discord.Interaction, attempt: DailyAttempt) -> None:
         public = await self._public(interaction)
-        expert = await self.bot.daily.expert(attempt.day)
+        expert = await self.bot.services.daily.expert(attempt.day)
         await interaction.followup.send(daily_result(attempt, expert, public), ephemeral=False)
         key = (attempt.user_id, attempt.day)
         if (finishing := self._finishing.get(key)) is not None:

@@ -3,8 +3,8 @@ outcome to the board edge (`cogs.board.boards`), which draws it; the buttons are
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import replace
-from functools import partial
 from typing import Any, cast
 
 import discord
@@ -19,6 +19,8 @@ from bot.render.choices import matching
 from bot.render.help import help_embed, rules_embed
 from bot.render.words import echo, rules_name
 from bot.services.i18n import for_member, language_of
+from bot.sessions.outcome import Outcome
+from bot.sessions.requests import Host
 from cogs.board.boards import Boards
 from cogs.board.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.daily import DailyButton, DailyCommands
@@ -54,7 +56,7 @@ class Farkle(
 ):
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
-        self.manager = bot.sessions
+        self.manager = bot.services.sessions
 
     @property
     def boards(self) -> Boards:
@@ -72,10 +74,10 @@ class Farkle(
             await reply_ephemeral(interaction, for_member(interaction).say(NO_SHARED_GAME))
             return
         scope = board_scope(interaction)
-        config = await self.bot.config.get(scope)
-        ruleset = await self.bot.config.resolve(scope, rules) if rules else config.ruleset
+        config = await self.bot.services.config.get(scope)
+        ruleset = await self.bot.services.config.resolve(scope, rules) if rules else config.ruleset
         if ruleset is None:
-            names = await self.bot.config.rules_names(scope)
+            names = await self.bot.services.config.rules_names(scope)
             unknown = for_member(interaction).text(
                 "Unknown rules “{name}”: choose one of {names}.",
                 name=echo(str(rules)),
@@ -88,14 +90,12 @@ class Farkle(
         in_channel = channel_routes(interaction)
         if table.language is None and not (in_channel and interaction.guild_id):  # no server's language here
             table = replace(table, language=language_of(interaction.guild_locale or interaction.locale))
-        open_in = partial(
-            self.manager.open_lobby,
-            scope,
-            host_id=user.id,
-            host_name=user.display_name,
-            rules=ruleset,
-            table=table,
-        )
+
+        def open_in(channel_id: int) -> Awaitable[Outcome]:
+            return self.manager.open_lobby(
+                Host(scope, channel_id, user.id, user.display_name), ruleset, table
+            )
+
         threads = config.threads and in_channel and interaction.guild_id is not None
         thread, no_thread = await open_game_thread(interaction) if threads else (None, None)
         if thread is not None:
@@ -115,7 +115,7 @@ class Farkle(
     async def _rules_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return matching(await self.bot.config.rules_names(board_scope(interaction)), current)
+        return matching(await self.bot.services.config.rules_names(board_scope(interaction)), current)
 
     @app_commands.command(description=locale_str("Join the lobby in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -169,7 +169,7 @@ class Farkle(
             ruleset = snapshot.rules
             title = tr.text("Rules of this game: {rules}", rules=rules_name(ruleset.name, tr))
         else:
-            ruleset = (await self.bot.config.get(board_scope(interaction))).ruleset
+            ruleset = (await self.bot.services.config.get(board_scope(interaction))).ruleset
             title = tr.text("This server's rules: {rules}", rules=rules_name(ruleset.name, tr))
         embed = rules_embed(ruleset, tr, title=title)
         embed.set_footer(text=tr.text("Target {points}", points=tr.points(ruleset.target)))

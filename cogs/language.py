@@ -21,4 +21,4 @@ def public(client: discord.Client, setting: str | None, guild_id: int | None) ->
 
 async def server_public(bot: FarkleBot, guild_id: int) -> Translator:
     """What a server's channels read outside any game: its language setting now, else its locale."""
-    return public(bot, await bot.config.language(guild_id), guild_id)
+    return public(bot, await bot.services.config.language(guild_id), guild_id)

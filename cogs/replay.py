@@ -35,7 +35,7 @@ async def recent_game_choices(
 ) -> list[app_commands.Choice[str]]:
     """The member's newest games in this server whose id or description holds what they typed."""
     tr = for_member(interaction)
-    games = await bot.stats.played(board_scope(interaction), interaction.user.id)
+    games = await bot.services.stats.played(board_scope(interaction), interaction.user.id)
     typed = current.strip().lower()
     choices = [(game.game_id, game_choice(game, tr)) for game in games]
     return [app_commands.Choice(name=name, value=game) for game, name in choices if typed in name.lower()]
@@ -47,7 +47,7 @@ class ReplayCommands(commands.Cog):
     async def _pages(self, interaction: discord.Interaction, game: str) -> tuple[list[list[str]], str] | None:
         """The replay's pages (die emojis) and its `.txt` (keycaps), or None: no such game here."""
         tr = for_member(interaction)
-        replayed = await self.bot.stats.replay(board_scope(interaction), game, reviewed=True)
+        replayed = await self.bot.services.stats.replay(board_scope(interaction), game, reviewed=True)
         if replayed is None:
             return None
         marks = replay_marks(replayed.review, tr) if replayed.review else None

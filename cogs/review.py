@@ -35,7 +35,7 @@ class ReviewCommands(commands.Cog):
         tr = for_member(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         scope = board_scope(interaction)
-        replayed = await self.bot.stats.replay(scope, game, reviewed=True, charted=True)
+        replayed = await self.bot.services.stats.replay(scope, game, reviewed=True, charted=True)
         if replayed is None or replayed.review is None:
             missing = tr.text("No finished game `{game}` in this server.", game=echo(game))
             await interaction.followup.send(missing, ephemeral=True)

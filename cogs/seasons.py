@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.app.wiring import Hooks
 from bot.render.stats import season_embed
 from bot.services.seasons import SeasonEnded
 from cogs.language import server_public
@@ -23,8 +24,8 @@ class SeasonPosts(commands.Cog):
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
 
-    async def cog_load(self) -> None:
-        self.bot.seasons.post_with(self.post)
+    def hooks(self) -> Hooks:
+        return Hooks(season_posts=self.post)
 
     async def post(self, ended: SeasonEnded) -> int | None:
         """The standings, in the server's language; None when the channel is gone or closed to the bot

@@ -56,7 +56,7 @@ class Config(
 ):
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
-        self.config = bot.config
+        self.config = bot.services.config
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if not interaction.permissions.manage_guild:

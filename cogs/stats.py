@@ -62,8 +62,10 @@ class StatsCommands(commands.Cog):
     async def _leaderboard_page(
         self, guild_id: int, user_id: int, metric: Metric, period: Period, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        season_length = await self.bot.config.season(guild_id)
-        shown = await self.bot.stats.leaderboard(guild_id, user_id, metric, period, page, season_length)
+        season_length = await self.bot.services.config.season(guild_id)
+        shown = await self.bot.services.stats.leaderboard(
+            guild_id, user_id, metric, period, page, season_length
+        )
         season = shown.window.key if isinstance(shown.window, Season) else None
         tr = await self._server_tr(guild_id)
         embed = leaderboard_embed(
@@ -114,16 +116,16 @@ class StatsCommands(commands.Cog):
         scope = board_scope(interaction)
         if interaction.guild_id is None:  # a DM or group DM: the member's numbers everywhere
             tr = for_member(interaction)
-            row = await self.bot.stats.overall(who.id)
+            row = await self.bot.services.stats.overall(who.id)
             embed = stats_embed(who.display_name, row, tr, everywhere=True)
         else:
-            member_stats = await self.bot.stats.member(scope, who.id)
+            member_stats = await self.bot.services.stats.member(scope, who.id)
             tr = await self._server_tr(scope)
             embed = stats_embed(
                 who.display_name, member_stats.row, tr, member_stats.accuracy, skill=member_stats.skill
             )
             add_seasons(embed, member_stats.seasons, tr)
-        add_profile(embed, await self.bot.daily.profile(who.id), tr)
+        add_profile(embed, await self.bot.services.daily.profile(who.id), tr)
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(description=locale_str("The last finished games in this channel or server"))
@@ -135,7 +137,7 @@ class StatsCommands(commands.Cog):
         tr = for_member(interaction)
         whole_server = scope is not None and scope.value == "server"
         channel_id = None if whole_server else interaction.channel_id
-        games = await self.bot.stats.history(board_scope(interaction), channel_id)
+        games = await self.bot.services.stats.history(board_scope(interaction), channel_id)
         if channel_id:
             title = tr.text("🎲 Recent Farkle games in this channel")
         else:
@@ -153,7 +155,7 @@ class StatsCommands(commands.Cog):
         )
         confirmed = await ask_to_confirm(interaction, tr, tr.text("Delete my statistics"), warning)
         if confirmed is not None:
-            await self.bot.stats.forget(interaction.user.id)
+            await self.bot.services.stats.forget(interaction.user.id)
             await confirmed.response.edit_message(
                 content=tr.text("Done: your statistics and name are gone."), view=None
             )
@@ -172,7 +174,7 @@ class StatsCommands(commands.Cog):
         )
         confirmed = await ask_to_confirm(interaction, tr, tr.text("Reset the leaderboard"), warning)
         if confirmed is not None:
-            await self.bot.stats.reset(interaction.guild_id)
+            await self.bot.services.stats.reset(interaction.guild_id)
             await confirmed.response.edit_message(
                 content=tr.text("Done: the leaderboard starts from zero."), view=None
             )

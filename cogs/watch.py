@@ -67,6 +67,6 @@ class WatchCommands(commands.Cog):
             return []
         return [
             s
-            for s in self.bot.sessions.snapshots()
+            for s in self.bot.services.sessions.snapshots()
             if s.guild_id == guild_id and s.stage in ("lobby", "playing")
         ]

@@ -14,7 +14,7 @@ else:
 
     import sqlalchemy as sa
 
-    from bot.core.env import Settings
+    from bot.core.environment import Settings
     from bot.storage.database import sqlalchemy_url
     from bot.storage.schema import migration_lock
 

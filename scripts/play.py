@@ -40,7 +40,7 @@ from simcord.preview import Preview
 from bot.app.client import FarkleBot
 from bot.app.emojis import face_image
 from bot.app.logs import setup_logging
-from bot.core.env import GameSettings, Settings
+from bot.core.environment import GameSettings, Settings
 from bot.engine import PRESET_NAMES, Ruleset, SeededDice
 from bot.engine.win.tables import WinTables
 from bot.render.dice import FACES, emoji_name

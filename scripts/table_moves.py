@@ -136,7 +136,7 @@ async def settled(page: Any) -> None:
 
 def turn_of(table: Table, member: simcord.MemberActor) -> bool:
     """It is the member's turn and the board shows it (drawn at the game's current roll)."""
-    snapshot = table.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.bot.services.sessions.snapshot(table.channel.id)
     if snapshot is None or snapshot.current != member.id or snapshot.stage != "playing":
         return False
     drawn_at = {(b.custom_id or "").split(":")[2] for b in walk(board(table).components) if action_of(b)}
@@ -144,7 +144,7 @@ def turn_of(table: Table, member: simcord.MemberActor) -> bool:
 
 
 def game_over(table: Table) -> bool:
-    snapshot = table.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.bot.services.sessions.snapshot(table.channel.id)
     return snapshot is not None and snapshot.stage == "over"
 
 

@@ -10,7 +10,7 @@ import pytest
 import simcord
 
 from bot.app.client import FarkleBot
-from bot.core.env import GameSettings, Settings
+from bot.core.environment import GameSettings, Settings
 
 
 @pytest.fixture(autouse=True)

@@ -7,9 +7,8 @@ is imported, so discord.py is not needed):
   in a file (`tests/x.py::test_name`, `bot/app/discord_private.py:edit_in_answer`) is defined there;
 - a dotted name from the bot's packages (`bot.render.components`, `cogs.board.delivery.board_scope`,
   `cogs.board.boards.Boards.show`) names a module, then a name it defines, then a member of that class;
-- a symbol written right after a path (`bot/services/server_settings.py` (`ConfigService`), `components.py`:
-`Rendered`)
-  is defined in that file;
+- a symbol written right after a path (`bot/services/server_settings.py` (`ConfigService`),
+  `components.py`: `Rendered`) is defined in that file;
 - a table's column (`boards.shown_version`) is in the schema the migrations make;
 - a name in a module written by the module's short name (`words.clip`, `schema.migration_lock`) is there;
 - a constant (`CATCH_UP_PACE`) or a class member (`Ledger.landed`) is defined somewhere in the code, and
@@ -205,7 +204,7 @@ def files_named(reference: str, page: Path) -> list[Path]:
 def settings_variables() -> frozenset[str]:
     """Environment variables: each settings class's fields, upper-cased behind its `env_prefix`."""
     names = set()
-    for cls in ast.walk(parsed(ROOT / "bot" / "settings.py")):
+    for cls in ast.walk(parsed(ROOT / "bot" / "core" / "environment.py")):
         if isinstance(cls, ast.ClassDef):
             prefixes = [
                 keyword.value.value

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from bot.core.env import Settings
+from bot.core.environment import Settings
 
 ROOT = Path(__file__).parents[1]
 COMPOSE = ROOT / "compose.yaml"

@@ -104,7 +104,7 @@ def test_the_running_bot_never_imports_alembic(tmp_path: Path, blank_database_ur
     start = (
         "import sys, bot.__main__ as cli, bot.app.client, cogs.board.boards, cogs.farkle\n"
         "import cogs.server_settings\n"
-        "from bot.core.env import Settings\n"
+        "from bot.core.environment import Settings\n"
         "status = cli._prepare(Settings().database)\n"
         "sys.exit(status or ('alembic' in sys.modules and 'alembic was imported'))"
     )

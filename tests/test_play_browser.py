@@ -94,7 +94,7 @@ async def test_the_friend_joins_from_the_viewer_switch_and_commands_answer(tmp_p
         await page.get_by_label("Viewing as").select_option(label=YOUR_NAME)
         await settled(page)
         await click_on_page(page, table, "start")
-        snapshot = table.bot.sessions.snapshot(table.channel.id)
+        snapshot = table.bot.services.sessions.snapshot(table.channel.id)
         assert snapshot is not None and snapshot.stage == "playing"
         assert {seat.user_id for seat in snapshot.seats} == {table.you.id, table.friend.id}
         await page.context.close()

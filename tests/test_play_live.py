@@ -118,7 +118,7 @@ async def test_quick_taps_across_a_republication_all_count_and_all_show(tmp_path
         assert len(dice) >= 2
         receipts = [await clicks.click(custom_id) for custom_id in dice]  # back to back, as quick taps
         assert [refused(receipt) for receipt in receipts] == [[] for _ in dice]
-        snapshot = table.bot.sessions.snapshot(table.channel.id)
+        snapshot = table.bot.services.sessions.snapshot(table.channel.id)
         assert snapshot is not None and len(snapshot.selection) == len(dice), "every tap counted"
         assert selected_dice_shown(await state(table, session, headers)) == len(dice), "every tap shown"
 
@@ -144,7 +144,7 @@ async def test_a_computer_turn_reaches_the_page_as_more_than_one_update(tmp_path
 
         async def counted() -> None:
             await refresh()
-            snapshot = table.bot.sessions.snapshot(table.channel.id)
+            snapshot = table.bot.services.sessions.snapshot(table.channel.id)
             if snapshot is not None and snapshot.current != table.you.id:
                 published[-1].append(channel_state(table))
 

@@ -1,1 +1,1 @@
-"""Starts the bot: the Discord client, the error handler, logging, memory and die-emoji set-up."""
+"""Starts and wires the bot: the Discord client, its services, the error handler, logs, memory, die emojis."""

@@ -8,13 +8,19 @@ processes starting together never upload the same face twice; a restart finds th
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from importlib.resources import files
 
 import discord
 
+from bot.core.clock import Clock
 from bot.render.dice import FACES, KEYCAP_ART, DiceArt, emoji_name
 
 log = logging.getLogger(__name__)
+
+# A shard process that started before the die emojis were uploaded looks again this often, this many times.
+ART_LOOK_EVERY = 60.0
+ART_LOOKS = 30
 
 
 async def load_dice_art(client: discord.Client, *, create: bool, warn: bool = True) -> DiceArt:
@@ -39,6 +45,17 @@ async def load_dice_art(client: discord.Client, *, create: bool, warn: bool = Tr
             log.warning("Die-face emojis not uploaded yet (the process that syncs commands does it); keycaps")
         return KEYCAP_ART
     return DiceArt({face: _partial(found[emoji_name(face)]) for face in FACES})
+
+
+async def await_dice_art(client: discord.Client, clock: Clock, found: Callable[[DiceArt], None]) -> None:
+    """Another shard process uploads the faces at its first start: look for them again now and then."""
+    for _ in range(ART_LOOKS):
+        await clock.sleep_until(clock.now() + ART_LOOK_EVERY)
+        art = await load_dice_art(client, create=False, warn=False)
+        if art is not KEYCAP_ART:
+            found(art)
+            log.info("Die-face emojis found; boards draw them from now on")
+            return
 
 
 async def _by_name(client: discord.Client) -> dict[str, discord.Emoji]:

@@ -1,6 +1,7 @@
 """The one source of time for sessions and timers, so tests can control it.
 
-Only the protocol lives here (the session layer imports it); `bot.app.client.SystemClock` is the real one.
+Only the protocol lives here (the session layer imports it); the real one is
+`bot.app.system_clock.SystemClock`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A server setting is what `/farkle-config set` changes that is not a rule of the game. Everything else
 about it comes from its declaration here: what the operator's `GAME_*` variable defaults to and accepts
-(`bot.core.env`), what `/farkle-config set` accepts and suggests (`bot.services.server_settings`,
+(`bot.core.environment`), what `/farkle-config set` accepts and suggests (`bot.services.server_settings`,
 `cogs.server_settings`), the
 defaults games start with (`bot.sessions.session.TableSettings`), the `guild_config` column that keeps a
 server's choice (the setting's name; `bot.storage.server_settings`) and the line `/farkle-config show` draws

@@ -11,10 +11,10 @@ import json
 import logging
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.core.clock import Clock
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.periods import SeasonLength
 from bot.core.server_settings import LANGUAGE, SEASON, SETTINGS, ServerSetting, stored_values
 from bot.engine import OPTIONS, PRESET_NAMES, OptionSpec, RulesError, Ruleset, UserFacingError
@@ -22,7 +22,7 @@ from bot.engine.messages import N_, Message, Param
 from bot.render.server_settings import DEFAULTS, DELETED, EVERYTHING, RULES, SAVED_RULESET
 from bot.render.words import echo, typed_words
 from bot.sessions.session import TableSettings
-from bot.storage.server_settings import AuditEntry, ConfigRow, SqlConfigStore
+from bot.storage.server_settings import AuditEntry, ConfigRow
 
 log = logging.getLogger(__name__)
 
@@ -107,8 +107,28 @@ def _describe(config: GuildConfig) -> str:
     return ", ".join((f"{config.ruleset.name} rules", *settings))
 
 
+class ConfigStore(Protocol):
+    """What the service needs from storage (`bot.storage.server_settings.SqlConfigStore`)."""
+
+    async def load(self, guild_id: int) -> ConfigRow: ...
+
+    async def save(self, guild_id: int, row: ConfigRow, entry: AuditEntry) -> None: ...
+
+    async def named(self, guild_id: int) -> dict[str, str]: ...
+
+    async def save_named(
+        self, guild_id: int, name: str, rules: str, entry: AuditEntry, config: ConfigRow
+    ) -> None: ...
+
+    async def delete_named(
+        self, guild_id: int, name: str, entry: AuditEntry, config: ConfigRow | None
+    ) -> bool: ...
+
+    async def history(self, guild_id: int, limit: int) -> list[AuditEntry]: ...
+
+
 class ConfigService:
-    def __init__(self, store: SqlConfigStore, defaults: GameSettings, clock: Clock) -> None:
+    def __init__(self, store: ConfigStore, defaults: GameSettings, clock: Clock) -> None:
         self._store = store
         self._defaults = defaults
         self._clock = clock

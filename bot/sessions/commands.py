@@ -15,6 +15,7 @@ from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.banking import banking_keep
 from bot.sessions.outcome import Outcome
 from bot.sessions.registry import GameRegistry
+from bot.sessions.requests import Host, Press
 from bot.sessions.session import Seat, Session, TableSettings, new_game_id
 from bot.sessions.unit_of_work import UnitOfWork
 
@@ -47,30 +48,28 @@ class GameCommands:
     async def open_lobby(
         self,
         existing: Session | None,
-        ids: tuple[int, int, int],
-        host_name: str,
+        host: Host,
         rules: Ruleset,
         table: TableSettings | None,
         replacing: int | None,
     ) -> Outcome:
-        """A new lobby in the channel `ids` = (guild, channel, host) names, unless one is running there;
-        its row replaces the stored one at revision `replacing` (None: there is none)."""
+        """A new lobby in the host's channel, unless one is running there; its row replaces the stored one
+        at revision `replacing` (None: there is none)."""
         if existing is not None and existing.stage in ("lobby", "playing"):
             if existing.stage == "lobby":
                 return Outcome.refuse(Message("There is already a Farkle lobby in this channel."))
             return Outcome.refuse(Message("There is already a Farkle game in this channel."))
-        guild_id, channel_id, host_id = ids
         session = Session(
             game_id=new_game_id(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
+            guild_id=host.guild_id,
+            channel_id=host.channel_id,
+            host_id=host.user_id,
             rules=rules,
             table=table or self.default_table,
             revision=replacing,
         )
         if not rules.teams:
-            session.seats.append(Seat(host_id, host_name))
+            session.seats.append(Seat(host.user_id, host.name))
         self._games.put(session)
         return (await self._uow.commit(session, [], replaces=existing)).as_opened()
 
@@ -163,9 +162,8 @@ class GameCommands:
         session.seats.remove(seat)
         return await self._uow.commit(session, [])
 
-    async def _rematch(
-        self, session: Session | None, channel_id: int, game_id: str, user_id: int, name: str
-    ) -> Outcome:
+    async def _rematch(self, session: Session | None, press: Press) -> Outcome:
+        game_id, user_id, name = press.game_id, press.user_id, press.name
         if session is not None and session.stage == "lobby" and session.rematch_of == game_id:
             return await self.join(session, user_id, name, None)
         if session is None or session.game_id != game_id or session.stage != "over":
@@ -181,7 +179,7 @@ class GameCommands:
         rematch = Session(
             game_id=new_game_id(),
             guild_id=session.guild_id,
-            channel_id=channel_id,
+            channel_id=press.channel_id,
             host_id=user_id,
             rules=session.rules,
             table=session.table,
@@ -196,21 +194,12 @@ class GameCommands:
 
     # ------------------------------------------------------------------ buttons
 
-    async def press(
-        self,
-        session: Session | None,
-        channel_id: int,
-        ref: tuple[str, str],
-        user_id: int,
-        name: str,
-        action: ButtonAction,
-        arg: str | None,
-    ) -> Outcome:
-        """A button whose custom id carried `ref` = (game id, the board's seq)."""
-        game_id, seq = ref
+    async def press(self, session: Session | None, press: Press, action: ButtonAction) -> Outcome:
+        """A button whose custom id named `press.game_id` and the board's `press.seq`."""
+        user_id, name, arg = press.user_id, press.name, press.arg
         if action is ButtonAction.REMATCH:
-            return await self._rematch(session, channel_id, game_id, user_id, name)
-        if session is None or session.game_id != game_id or session.stage == "closed":
+            return await self._rematch(session, press)
+        if session is None or session.game_id != press.game_id or session.stage == "closed":
             return Outcome.refuse(Message("This game has ended."))
         if action in LOBBY_ACTIONS:
             if session.stage != "lobby":
@@ -219,7 +208,7 @@ class GameCommands:
         assert action in TURN_ACTIONS
         if session.stage != "playing" or session.game is None:
             return Outcome.drawn_before(GAME_OVER, session.snapshot())
-        if seq != session.seq:
+        if press.seq != session.seq:
             return Outcome.drawn_before(OUTDATED, session.snapshot())
         current = session.current_seat
         if current is None or current.user_id != user_id:

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Literal
 
 from bot.core.clock import Clock
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
@@ -34,6 +34,7 @@ from bot.sessions.computers import ComputerRunner
 from bot.sessions.outcome import Hint, Outcome, Restored
 from bot.sessions.policies import PolicyCache
 from bot.sessions.registry import GameRegistry
+from bot.sessions.requests import Host, Press
 from bot.sessions.scheduler import DeadlineScheduler
 from bot.sessions.session import Session, Snapshot, TableSettings, no_tables
 from bot.sessions.stream import DRAIN_SECONDS, GameStream
@@ -89,8 +90,7 @@ class SessionManager:
 
     def subscribe(self, subscriber: Subscriber) -> None:
         """Every event of the stream (`bot.sessions.stream_events`): a start-up's restored games, every
-        change to
-        a game and every game's end, whatever caused it, reviews, dailies and achievements."""
+        change to a game and every game's end, whatever caused it, reviews, dailies and achievements."""
         self.events.subscribe(subscriber)
 
     def snapshot(self, channel_id: int) -> Snapshot | None:
@@ -214,19 +214,11 @@ class SessionManager:
 
     # ------------------------------------------------------------------ commands
 
-    async def open_lobby(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        rules: Ruleset,
-        table: TableSettings | None = None,
-    ) -> Outcome:
+    async def open_lobby(self, host: Host, rules: Ruleset, table: TableSettings | None = None) -> Outcome:
+        channel_id = host.channel_id
         async with self._opening(channel_id) as existing:
-            ids = (guild_id, channel_id, host_id)
             replacing = existing.revision if existing else self._set_aside.get(channel_id)
-            outcome = await self._commands.open_lobby(existing, ids, host_name, rules, table, replacing)
+            outcome = await self._commands.open_lobby(existing, host, rules, table, replacing)
             if outcome.snapshot is not None:
                 self._set_aside.pop(channel_id, None)
             return self._publish(outcome, Cause.COMMAND, existing)
@@ -261,29 +253,18 @@ class SessionManager:
                 )
             return self._publish(await self._commands.close(session, "ended"), Cause.COMMAND, session)
 
-    async def press(
-        self,
-        channel_id: int,
-        game_id: str,
-        seq: str,
-        user_id: int,
-        name: str,
-        action: str,
-        arg: str | None,
-    ) -> Outcome:
-        """A button on a lobby or board message; the custom id carried `game_id` and the board's `seq`."""
-        pressed = ButtonAction.parse(action)
-        if pressed is None or pressed is ButtonAction.HINT:
+    async def press(self, press: Press) -> Outcome:
+        """A button on a lobby or board message, as its custom id named it."""
+        action = ButtonAction.parse(press.action)
+        if action is None or action is ButtonAction.HINT:
             return Outcome.refuse(NOT_OF_THIS_GAME)
         # A rematch opens a lobby in the channel (or joins the one its first press opened): its channel's
         # current game, under the opening lock. Any other press reaches the game it names.
-        rematch = pressed is ButtonAction.REMATCH
-        async with self._opening(channel_id) if rematch else self._locked(game_id) as session:
-            if session is not None and session.channel_id != channel_id:
+        rematch = action is ButtonAction.REMATCH
+        async with self._opening(press.channel_id) if rematch else self._locked(press.game_id) as session:
+            if session is not None and session.channel_id != press.channel_id:
                 session = None  # a custom id naming another channel's game
-            outcome = await self._commands.press(
-                session, channel_id, (game_id, seq), user_id, name, pressed, arg
-            )
+            outcome = await self._commands.press(session, press, action)
             return self._publish(outcome, Cause.PRESS, session)
 
     # ------------------------------------------------------------------ timers and computers

@@ -150,7 +150,7 @@ class _GroupCommit:
                 outcomes = self._commit(batch)
             except BaseException as error:  # the writer lives on: every caller hears, none waits forever
                 outcomes = [(job, None, error) for job in batch]
-            _settle(outcomes)
+            _hand_back(outcomes)
 
     def _commit(self, batch: list[_Job]) -> list[_Outcome]:
         # Queued behind slow work for longer than an answer can wait: refused untouched, in time.
@@ -219,7 +219,7 @@ def _late(job: _Job) -> _Outcome:
     return job, None, DatabaseBusy("the database is busy with other writes")
 
 
-def _settle(outcomes: list[_Outcome]) -> None:
+def _hand_back(outcomes: list[_Outcome]) -> None:
     """Hand each caller its result, one wake-up of each event loop for the whole batch."""
     by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
     for outcome in outcomes:

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.app.client import FarkleBot
 from bot.app.discord_private import edit_in_answer
 from bot.app.errors import reply_ephemeral, report_error
+from bot.app.wiring import Hooks
 from bot.engine.history import Left
 from bot.engine.messages import N_, Message
 from bot.render.components import TEMPLATE, ButtonRef, Rendered
@@ -33,6 +34,7 @@ from bot.services.i18n import for_member
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER
 from bot.sessions.outcome import Outcome
+from bot.sessions.requests import Press
 from bot.sessions.stream_events import GameChanged, GameEvent, GamesRestored
 from bot.storage.boards import SqlBoardLedger
 from cogs.board.catch_up import CatchUp
@@ -82,18 +84,20 @@ class Boards(commands.Cog):
 
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
-        self.manager = bot.sessions
+        self.manager = bot.services.sessions
         self.delivery = Delivery(bot.clock)
-        self.ledger = Ledger(SqlBoardLedger(bot.db))
+        self.ledger = Ledger(SqlBoardLedger(bot.services.database))
         self.publisher = Publisher(bot, self.ledger, self.delivery)
         self.pings = Pings(bot, self.ledger, self.delivery)
         self.follows = Follows(bot, self.ledger, self.publisher)
         self.catching_up = CatchUp(bot, self.ledger, self.publisher, self.pings, self.follows)
 
-    async def cog_load(self) -> None:
-        self.bot.pressed_message_unread(GAME_BUTTON.fullmatch)  # the button is read from the press
-        self.manager.subscribe(self.on_game_event)
-        self.manager.subscribe(self.pings.on_game_event)  # after the redraw: a ping follows its board
+    def hooks(self) -> Hooks:
+        """Every game event, redrawn, then pinged (a ping follows its board); a game button is read from
+        the press, not from the pressed message."""
+        return Hooks(
+            stream=(self.on_game_event, self.pings.on_game_event), answered_by_id=GAME_BUTTON.fullmatch
+        )
 
     async def cog_unload(self) -> None:
         self.catching_up.cancel()
@@ -112,15 +116,14 @@ class Boards(commands.Cog):
         if ref is None or channel_id is None:
             await self.follows.press(interaction)
             return
-        self.bot.answering()
+        self.bot.in_flight.answering()
         try:
             if ref.action == ButtonAction.HINT:
                 await self.hint(interaction, channel_id, ref)
                 return
             user = interaction.user
-            outcome = await self.manager.press(
-                channel_id, ref.game_id, ref.seq, user.id, user.display_name, ref.action, ref.arg
-            )
+            press = Press(channel_id, ref.game_id, ref.seq, user.id, user.display_name, ref.action, ref.arg)
+            outcome = await self.manager.press(press)
             await self.show(interaction, outcome, pressed=ref)
         except Exception as error:
             await report_error(interaction, error)

@@ -92,7 +92,7 @@ class CatchUp:
                 log.warning("Could not tell channel %s its game was not restored: %s", channel_id, error)
             await clock.sleep_until(clock.now() + CATCH_UP_PACE)
         for game_id in games:
-            snapshot = self.bot.sessions.game(game_id)  # as it is now: players may have moved
+            snapshot = self.bot.services.sessions.game(game_id)  # as it is now: players may have moved
             outcome = self.needed(snapshot) if snapshot is not None else None
             if outcome is None or snapshot is None or not self._reachable(snapshot):
                 continue

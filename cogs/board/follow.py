@@ -85,7 +85,7 @@ class Follows:
         view.owner_id = interaction.user.id
         await self.ledger.attach(view)
         self._last_edit[snapshot.game_id, channel_id] = self.bot.clock.now()
-        now = self.bot.sessions.game(snapshot.game_id)
+        now = self.bot.services.sessions.game(snapshot.game_id)
         if now is not None and now.version != snapshot.version:
             self.changed(now)  # moved on while it was being posted
 
@@ -145,7 +145,7 @@ class Follows:
         match = STOP_BUTTON.fullmatch(str(data.get("custom_id", "")))
         if interaction.type is not discord.InteractionType.component or match is None:
             return False
-        self.bot.answering()
+        self.bot.in_flight.answering()
         view = self.ledger.follow_in(match["game"], int(match["channel"]))
         if view is None or view.owner_id != interaction.user.id:
             await reply_ephemeral(interaction, for_member(interaction).term(NOT_YOURS))

@@ -13,9 +13,9 @@ import logging
 from functools import partial
 
 import discord
-from discord.http import handle_message_parameters
 
 from bot.app.client import FarkleBot
+from bot.app.discord_private import post_for_id
 from bot.sessions.outcome import Outcome
 from bot.sessions.stream_events import GameChanged, GameEvent
 from cogs.board.delivery import Delivery
@@ -29,17 +29,12 @@ PING_WAIT = 1.0
 
 
 async def _ping(bot: FarkleBot, channel_id: int, user_ids: tuple[int, ...], text: str) -> int:
-    """Post a message that pings exactly these members and nobody else; its id. Posted as `channel.send`
-    does, through discord.py's HTTP client, but only the id is read from Discord's answer: the `Message`
-    `send` parsed from it (author, member, mentions) was a tenth of a Bank's CPU, read by nobody."""
-    users = [discord.Object(user_id) for user_id in user_ids]
-    only_them = discord.AllowedMentions(users=users, everyone=False, roles=False)
+    """Post a message that pings exactly these members and nobody else; its id."""
+    only_them = discord.AllowedMentions(
+        users=[discord.Object(i) for i in user_ids], everyone=False, roles=False
+    )
     mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
-    with handle_message_parameters(
-        f"{mentions} {text}", allowed_mentions=only_them, previous_allowed_mentions=bot.allowed_mentions
-    ) as params:
-        posted = await bot.http.send_message(channel_id, params=params)
-    return int(posted["id"])
+    return await post_for_id(bot, channel_id, f"{mentions} {text}", only_them)
 
 
 class Pings:
@@ -67,7 +62,7 @@ class Pings:
         task = asyncio.create_task(self._after(earlier, outcome), name=f"farkle-ping-{channel_id}")
         self._newest[channel_id] = task
         task.add_done_callback(partial(self._sent, channel_id))
-        self.bot.finish_before_closing(task)
+        self.bot.in_flight.finish_before_closing(task)
 
     def _sent(self, channel_id: int, task: asyncio.Task[None]) -> None:
         if self._newest.get(channel_id) is task:
@@ -78,7 +73,7 @@ class Pings:
         messages then leave the ledger (nothing shows it any more)."""
         if earlier is not None:
             await asyncio.gather(earlier, return_exceptions=True)
-        await self.bot.quiet(PING_WAIT)
+        await self.bot.in_flight.quiet(PING_WAIT)
         snapshot = outcome.snapshot
         try:
             await self.announce(outcome)
@@ -94,7 +89,7 @@ class Pings:
         assert snapshot is not None
         if outcome.turn_for is not None:
             # No answer waits now: the next turn's first roll has its live chances solved, then the ping.
-            self.bot.sessions.solve_next_roll(snapshot.game_id)
+            self.bot.services.sessions.solve_next_roll(snapshot.game_id)
         tr = public(self.bot, snapshot.language, snapshot.guild_id)
         try:
             if outcome.invited:

@@ -54,7 +54,7 @@ class Publisher:
 
     async def _repair(self, view: View) -> None:
         try:
-            snapshot = self.bot.sessions.game(view.game_id)
+            snapshot = self.bot.services.sessions.game(view.game_id)
             if snapshot is not None:
                 log.info("An older drawing of game %s landed last: redrawing it", view.game_id)
                 await self.redraw(snapshot)
@@ -125,7 +125,7 @@ class Publisher:
         await self.attach(snapshot, message_id, "token" if by_token else "channel")
         if interaction is not None and by_token:
             self.delivery.hold(snapshot.channel_id, interaction)
-        now = self.bot.sessions.game(snapshot.game_id)
+        now = self.bot.services.sessions.game(snapshot.game_id)
         if now is not None and now.version != snapshot.version:
             await self.redraw(now)  # joined while it was being posted
 

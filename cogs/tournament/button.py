@@ -43,7 +43,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         await answer_press(interaction, lambda bot: self._pressed(interaction, bot))
 
     async def _pressed(self, interaction: discord.Interaction, bot: FarkleBot) -> None:
-        door, user, tournament = bot.tournaments, interaction.user, self.tournament
+        door, user, tournament = bot.services.tournaments, interaction.user, self.tournament
         match self.action:
             case "join":
                 answer = await door.join(tournament, user.id, user.display_name)

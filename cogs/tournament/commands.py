@@ -67,7 +67,7 @@ class TournamentCommands(commands.Cog):
 
     @property
     def tournaments(self) -> Tournaments:
-        return self.bot.tournaments
+        return self.bot.services.tournaments
 
     def _manager(self, interaction: discord.Interaction) -> bool:
         """Manage Server runs any tournament of the server; a host runs their own."""
@@ -79,7 +79,7 @@ class TournamentCommands(commands.Cog):
         assert interaction.guild_id is not None
         if self._manager(interaction):
             return None
-        role = (await self.bot.config.get(interaction.guild_id)).tournament_role
+        role = (await self.bot.services.config.get(interaction.guild_id)).tournament_role
         if role is None:
             return tr.text("Only members with Manage Server can hold a tournament.")
         member = interaction.user
@@ -134,12 +134,12 @@ class TournamentCommands(commands.Cog):
             return
         scope = board_scope(interaction)
         ruleset = (
-            await self.bot.config.resolve(scope, rules)
+            await self.bot.services.config.resolve(scope, rules)
             if rules
-            else (await self.bot.config.get(scope)).ruleset
+            else (await self.bot.services.config.get(scope)).ruleset
         )
         if ruleset is None:
-            names = ", ".join(await self.bot.config.rules_names(scope))
+            names = ", ".join(await self.bot.services.config.rules_names(scope))
             unknown = tr.text(
                 "Unknown rules “{name}”: choose one of {names}.", name=echo(str(rules)), names=names
             )

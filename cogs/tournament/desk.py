@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord.ext import commands
 
+from bot.app.wiring import Hooks
 from bot.engine.messages import N_
 from bot.render.language import Translator
 from bot.render.tournament import decided_line, match_call, podium, thread_title, tournament_card
@@ -35,8 +36,8 @@ class TournamentDesk(commands.Cog):
     def __init__(self, bot: FarkleBot) -> None:
         self.bot = bot
 
-    async def cog_load(self) -> None:
-        self.bot.tournaments.listen(self.on_notice)
+    def hooks(self) -> Hooks:
+        return Hooks(tournament_notices=self.on_notice)
 
     @property
     def boards(self) -> Boards:
@@ -101,4 +102,6 @@ class TournamentDesk(commands.Cog):
         text, ready = match_call(view, match, tr)
         await place.send(text, view=ready, allowed_mentions=discord.AllowedMentions(users=True))
         place_id = cast(discord.abc.Snowflake, place).id
-        await self.bot.tournaments.place_match(view.tournament_id, match.key, place_id, in_thread=in_thread)
+        await self.bot.services.tournaments.place_match(
+            view.tournament_id, match.key, place_id, in_thread=in_thread
+        )

@@ -7,7 +7,7 @@ import weakref
 
 import pytest
 
-from bot import memory
+from bot.app import memory
 
 
 class Node:

@@ -12,7 +12,7 @@ import simcord
 import simcord.interactions
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine import ScriptedDice
 
 

@@ -235,12 +235,15 @@ MakeBot = Callable[[], FarkleBot]
 
 async def query(env: simcord.Env, sql: str, **params: object) -> list[tuple[Any, ...]]:
     """Rows straight from the bot's database (a test looking behind the scenes)."""
-    return [tuple(row) for row in await farkle(env).db.read(lambda c: c.execute(text(sql), params).all())]
+    return [
+        tuple(row)
+        for row in await farkle(env).services.database.read(lambda c: c.execute(text(sql), params).all())
+    ]
 
 
 async def execute(env: simcord.Env, sql: str, **params: object) -> None:
     """A change made behind the bot's back, as an operator or another process would."""
-    await farkle(env).db.write(lambda c: c.execute(text(sql), params))
+    await farkle(env).services.database.write(lambda c: c.execute(text(sql), params))
 
 
 def farkle(env: simcord.Env) -> FarkleBot:

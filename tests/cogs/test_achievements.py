@@ -54,7 +54,7 @@ async def test_a_won_game_announces_its_achievements_and_stats_list_them(table: 
 async def ana_plays_ten_best_moves(table: Table, dice: Dice) -> None:
     """ana makes ten decisions, each the best one in turn points, and loses to ben."""
     # reviewed in turn points, where keeping six 1s and rolling on is best up to 10,000 and beyond
-    farkle(table.env).win_tables.forget(Ruleset.preset("classic"))
+    farkle(table.env).services.win_tables.forget(Ruleset.preset("classic"))
     dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE, FARKLE, *[SIX_ONES] * 5, FARKLE, *[SIX_ONES] * 5, FARKLE)
     await open_game(table.channel, table.ana, table.ben)
     await big_turn(table.ana, table.channel, 5, then="roll")  # five decisions, each the best; then a Farkle

@@ -21,7 +21,7 @@ from tests.solved import policies_for
 
 
 def the_game(env: simcord.Env, channel: simcord.ChannelHandle):
-    session = env.bot.sessions._games.in_channel(channel.id)
+    session = env.bot.services.sessions._games.in_channel(channel.id)
     return session.game
 
 
@@ -82,9 +82,9 @@ async def test_hint_gives_the_best_keep_and_odds_to_the_current_player_only(tabl
     assert "Chance the next roll farkles: **3.1%**" in text  # classic, six dice, no three pairs: 60/1944
     other = await press(ben, channel, "hint")
     assert other.ephemeral and other.response.content.startswith("Hints are for the player whose turn it is")
-    version_before = env.bot.sessions.snapshot(channel.id).version
+    version_before = env.bot.services.sessions.snapshot(channel.id).version
     await press(ana, channel, "hint")
-    assert env.bot.sessions.snapshot(channel.id).version == version_before, "a hint changes nothing"
+    assert env.bot.services.sessions.snapshot(channel.id).version == version_before, "a hint changes nothing"
 
 
 async def test_each_level_shows_its_measured_skill_where_a_computer_is_added(table: Table) -> None:

@@ -223,7 +223,7 @@ async def test_forget_me_deletes_daily_attempts_and_achievements(table: Table) -
     assert await query(table.env, "SELECT COUNT(*) FROM achievements WHERE user_id = :u", u=table.ana.id) != [
         (0,)
     ]
-    await farkle(table.env).stats.forget(table.ana.id)
+    await farkle(table.env).services.stats.forget(table.ana.id)
     for sql in ("SELECT COUNT(*) FROM achievements", "SELECT COUNT(*) FROM daily_attempts"):
         assert await query(table.env, f"{sql} WHERE user_id = :u", u=table.ana.id) == [(0,)]
 

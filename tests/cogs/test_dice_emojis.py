@@ -10,7 +10,8 @@ import discord
 import pytest
 import simcord
 
-from bot.app.client import ART_LOOK_EVERY, FarkleBot
+from bot.app.client import FarkleBot
+from bot.app.emojis import ART_LOOK_EVERY
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     ROLL_OFF,

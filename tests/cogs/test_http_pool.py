@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from bot.app.client import HTTP_CONNECTIONS, FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 
 
 class LoggedIn(Exception):

@@ -5,13 +5,12 @@ as discord.py always does."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 import discord
 import pytest
 
-from bot.app.client import FarkleBot
+from bot.app.discord_private import _parse_interaction
 from bot.render.components import TEMPLATE
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import ROLL_OFF, act, board_message, buttons, open_game
@@ -45,18 +44,15 @@ async def test_a_game_press_carries_the_message_id_but_not_its_components(
         ("farkle-daily:12:1-1:roll", True),
     ],
 )
-def test_only_a_game_buttons_message_is_left_unparsed(
-    make_bot: Callable[[], FarkleBot], custom_id: str, kept: bool
-) -> None:
-    bot = make_bot()
-    bot.pressed_message_unread(re.compile(TEMPLATE).fullmatch)  # as the board edge does when it loads
+def test_only_a_game_buttons_message_is_left_unparsed(custom_id: str, kept: bool) -> None:
+    answered_by_id = [re.compile(TEMPLATE).fullmatch]  # as the board edge's hooks say
     parsed: list[Any] = []
     components = [{"type": 1, "components": [{"type": 2, "custom_id": custom_id, "style": 1}]}]
     posted_by = {"id": "9", "type": 2, "name": "farkle", "user": {"id": "5", "username": "ana"}}
     whole = {"id": "7", "type": 0, "content": "", "components": components, "interaction": posted_by}
     data = {"data": {"custom_id": custom_id, "component_type": 2}, "message": dict(whole)}
 
-    bot._parse_interaction(parsed.append, data)
+    _parse_interaction(parsed.append, answered_by_id, data)
 
     (message,) = (each["message"] for each in parsed)
     head = {"id": "7", "type": 0, "content": "", "components": [], "mentions": [], "mention_roles": []}

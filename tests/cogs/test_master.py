@@ -9,7 +9,7 @@ import numpy as np
 import simcord
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine import strategy_for
 from bot.engine.rules import Ruleset
 from bot.engine.win.game import streak_count
@@ -47,7 +47,7 @@ async def test_the_lobby_offers_master_and_says_when_it_plays_as_expert(table: T
 
 
 async def test_hint_shows_the_chance_to_win_after_each_choice(table: Table, dice: Dice) -> None:
-    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     channel, ana, ben = table.channel, table.ana, table.ben
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
     await ana.slash(channel, "farkle new", rules="classic")
@@ -68,7 +68,7 @@ async def test_hint_shows_the_chance_to_win_after_each_choice(table: Table, dice
 
 async def test_family_rules_have_chances_too(table: Table, dice: Dice) -> None:
     """Exact target and penalty roll: modelled, so master plays its tables and the Hint has chances."""
-    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("family")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("family")))
     channel, ana = table.channel, table.ana
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
     await ana.slash(channel, "farkle new", rules="family")
@@ -82,7 +82,7 @@ async def test_family_rules_have_chances_too(table: Table, dice: Dice) -> None:
 
 async def test_a_fresh_bot_has_the_presets_chances_from_its_first_second(table: Table, dice: Dice) -> None:
     """Solving is off in tests and the database is new: the chances come from the package's tables."""
-    await table.env.bot.sessions._win_tables.idle()  # loading them takes a moment off the event loop
+    await table.env.bot.services.sessions._win_tables.idle()  # loading them takes a moment off the event loop
     channel, ana = table.channel, table.ana
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
     await ana.slash(channel, "farkle new", rules="last-loses")
@@ -102,7 +102,7 @@ async def test_without_tables_and_solving_off_the_hint_has_no_chances(
     await act(table.ben, channel, "join")
     await act(ana, channel, "start")
     await press(ana, channel, "hint")  # asks for the tables: the database may have them
-    await table.env.bot.sessions._win_tables.idle()
+    await table.env.bot.services.sessions._win_tables.idle()
     text = (await press(ana, channel, "hint")).response.content
     assert "🏆" not in text and "Best play" in text
 
@@ -140,14 +140,14 @@ async def test_the_hint_warms_up_until_a_servers_own_tables_are_solved(
     assert solver.asked == ["custom"], "the server's own rules are solved once asked for"
 
     solver.release.set()
-    await env.bot.sessions._win_tables.idle()  # the bot never waits; the test does
+    await env.bot.services.sessions._win_tables.idle()  # the bot never waits; the test does
     text = (await press(ana, channel, "hint")).response.content
     assert "🏆 Roll 6 dice: you win **" in text
 
 
 async def test_a_human_plays_master_to_the_end(table: Table) -> None:
     env, channel, ana = table.env, table.channel, table.ana
-    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     await ana.slash(channel, "farkle new", rules="classic")
     await act(ana, channel, "cpu:master")
     await act(ana, channel, "start")
@@ -156,7 +156,7 @@ async def test_a_human_plays_master_to_the_end(table: Table) -> None:
         if title(board).startswith("🏆"):
             break
         assert "ana's turn" in description(board), "master finishes its turns by itself"
-        game = env.bot.sessions._games.in_channel(channel.id).game
+        game = env.bot.services.sessions._games.in_channel(channel.id).game
         action = strategy_for("expert", game.rules, policies_for(game.rules), None).choose(game)
         for position in action.keep:
             await act(ana, channel, f"die:{position}")

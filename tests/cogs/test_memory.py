@@ -12,8 +12,8 @@ import gc
 
 import pytest
 
-import bot.app.client
-from bot.app.client import BURST_ANSWERS, COLLECT_AFTER
+import bot.app.in_flight
+from bot.app.in_flight import BURST_ANSWERS, COLLECT_AFTER
 from bot.render.components import DrawnLayout, DrawnView
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import press_together
@@ -44,7 +44,7 @@ async def test_the_first_quiet_moment_after_a_burst_collects_its_cycles(
     await open_game(table.channel, table.ana, table.ben)
     await act(table.ana, table.channel, "roll")
     collected: list[bool] = []
-    monkeypatch.setattr(bot.app.client, "release_memory", lambda: collected.append(True) or True)
+    monkeypatch.setattr(bot.app.in_flight, "release_memory", lambda: collected.append(True) or True)
     for _ in range(BURST_ANSWERS):
         await table.ana.slash(table.channel, "farkle rules")
     assert collected == [], "one answer at a time is no burst"
@@ -54,7 +54,7 @@ async def test_the_first_quiet_moment_after_a_burst_collects_its_cycles(
     assert collected == [True], "one release, once the last answer of the burst was out"
 
 
-@pytest.mark.parametrize("at_most", [bot.app.client.PAUSE_COLLECTOR_AT_MOST, 5])
+@pytest.mark.parametrize("at_most", [bot.app.in_flight.PAUSE_COLLECTOR_AT_MOST, 5])
 async def test_a_burst_pauses_the_collector_until_its_quiet_moment_or_for_so_many_answers(
     table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch, at_most: int
 ) -> None:
@@ -64,8 +64,10 @@ async def test_a_burst_pauses_the_collector_until_its_quiet_moment_or_for_so_man
     await open_game(table.channel, table.ana, table.ben)
     await act(table.ana, table.channel, "roll")
     collecting: list[bool] = []
-    monkeypatch.setattr(bot.app.client, "release_memory", lambda: collecting.append(gc.isenabled()) or True)
-    monkeypatch.setattr(bot.app.client, "PAUSE_COLLECTOR_AT_MOST", at_most)
+    monkeypatch.setattr(
+        bot.app.in_flight, "release_memory", lambda: collecting.append(gc.isenabled()) or True
+    )
+    monkeypatch.setattr(bot.app.in_flight, "PAUSE_COLLECTOR_AT_MOST", at_most)
     board = board_message(table.channel)
     tap = buttons(board)["die:0"].custom_id
     await press_together(table.env, [(table.ana, board, tap)] * (2 * BURST_ANSWERS))

@@ -14,6 +14,7 @@ import pytest
 import simcord
 
 from bot.services.ratings import rate_game
+from bot.sessions.requests import Press
 from bot.storage.results import FORGOTTEN, write_record
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import send_press, until_answered
@@ -217,8 +218,8 @@ async def test_the_final_press_repeated_and_the_session_saved_again_record_once(
     assert await recorded(env) == (1, 2)
 
     _, game_id, seq, action = final.split(":")
-    retried = await farkle(env).sessions.press(
-        table.channel.id, game_id, seq, table.ben.id, "ben", action, None
+    retried = await farkle(env).services.sessions.press(
+        Press(table.channel.id, game_id, seq, table.ben.id, "ben", action)
     )
     assert str(retried.refusal) == "This game is over."
     await table.ana.slash(table.channel, "farkle board")  # re-posting the board saves the session again
@@ -263,7 +264,9 @@ async def seed_leaderboard(env: simcord.Env, table: Table) -> None:
                 channel=table.channel.id,
             )
         )
-    written = await bot.db.write(lambda c: [write_record(c, record, rate_game) for record in records])
+    written = await bot.services.database.write(
+        lambda c: [write_record(c, record, rate_game) for record in records]
+    )
     assert all(written)
 
 

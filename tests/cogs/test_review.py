@@ -97,7 +97,8 @@ async def test_the_review_button_answers_privately_in_chances_to_win(table: Tabl
 
 
 async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table: Table, dice: Dice) -> None:
-    farkle(table.env).win_tables.forget(Ruleset.preset("classic"))  # as if these rules had no tables yet
+    # as if these rules had no tables yet
+    farkle(table.env).services.win_tables.forget(Ruleset.preset("classic"))
     game_id = await finish(table, dice)
     shown = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id))
     measure, turning = description(shown).splitlines()
@@ -116,8 +117,8 @@ async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table
 async def test_review_command_has_replays_scope_and_reads_the_same_after_a_restart(
     table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot
 ) -> None:
-    farkle(table.env).win_tables.forget(Ruleset.preset("classic"))  # reviewed in turn points: after the
-    # restart the shipped tables are loaded again
+    # reviewed in turn points: after the restart the shipped tables are loaded again
+    farkle(table.env).services.win_tables.forget(Ruleset.preset("classic"))
     game_id = await finish(table, dice)
     before = texts(review_of(await table.ben.slash(table.channel, "farkle review", game=game_id.upper())))
     await restart(env, make_bot)
@@ -140,12 +141,12 @@ async def test_every_language_renders_a_review_within_discords_limits(
 
 
 async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Table, dice: Dice) -> None:
-    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
     await open_game(table.channel, table.ana, table.ben)
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
     await act(table.ana, table.channel, "roll")
-    snapshot = farkle(table.env).sessions.snapshot(table.channel.id)
+    snapshot = farkle(table.env).services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.chances
     (ana, ana_chance), (ben, ben_chance) = snapshot.chances
     assert (ana, ben) == (table.ana.id, table.ben.id) and ana_chance + ben_chance == pytest.approx(1)
@@ -161,11 +162,11 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
     solve = WinTables._solve_turn
 
     def spy(tables: WinTables, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
-        solved.append((bank, other, asyncio.current_task() in bot._answering))
+        solved.append((bank, other, bot.in_flight.is_answering(asyncio.current_task())))
         return solve(tables, bank, other, mine, theirs)
 
     monkeypatch.setattr(WinTables, "_solve_turn", spy)
-    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6), (1, 2, 3, 4, 6, 6))
     await open_game(table.channel, table.ana, table.ben)
     await act(table.ana, table.channel, "roll")
@@ -177,12 +178,12 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
     await act(table.ben, table.channel, "roll")  # the roll reads the turn solved for it
     assert solved == [(0, 100, False)]
-    snapshot = bot.sessions.snapshot(table.channel.id)
+    snapshot = bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and [user for user, _ in snapshot.chances] == [table.ana.id, table.ben.id]
 
 
 async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: simcord.MemberActor) -> None:
-    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     turned = await admin.slash(table.channel, "farkle-config set", option="live_odds", value="off")
     assert turned.response is not None
     shown = await admin.slash(table.channel, "farkle-config show")
@@ -192,7 +193,7 @@ async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: s
 
 
 async def test_three_player_boards_show_no_chances(table: Table, dice: Dice) -> None:
-    farkle(table.env).win_tables.adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script((6, 2, 3))
     await open_game(table.channel, table.ana, table.ben, table.cy)
     assert "📈" not in description(board_message(table.channel))

@@ -100,7 +100,7 @@ async def test_members_without_manage_server_neither_see_nor_run_it(
     assert result.ephemeral and result.response is not None
     assert result.response.content == "You need the Manage Server permission to do that."
     assert [type(e).__name__ for e in table.env.errors] == ["MissingPermissions"]
-    assert (await table.env.bot.config.get(table.guild.id)).ruleset.target == 10000
+    assert (await table.env.bot.services.config.get(table.guild.id)).ruleset.target == 10000
 
 
 @pytest.mark.parametrize("option", list(RULE_STEPS))
@@ -116,7 +116,7 @@ async def test_every_rule_is_settable_shown_and_used_by_the_next_game(
     assert rule_fields(await rules_for_players(table.ben, table.channel)) == expected_fields(expected)
     result = await table.ana.slash(table.channel, "farkle new")
     assert not result.ephemeral
-    snapshot = table.env.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.env.bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.rules.model_dump() == expected.model_dump()
     assert "custom rules" in title(board_message(table.channel))
 
@@ -133,7 +133,7 @@ async def test_every_server_setting_is_settable_shown_and_used_by_the_next_game(
     )
     assert f"• {option}: {value}" in (settings or "")
     await table.ana.slash(table.channel, "farkle new")
-    snapshot = table.env.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.env.bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None
     if option == "turn_timeout":
         assert snapshot.turn_timeout == 45
@@ -167,7 +167,7 @@ async def test_invalid_values_are_refused_with_what_is_allowed(
     result = await admin.slash(table.channel, "farkle-config set", option=option, value=value)
     assert result.ephemeral and result.response is not None
     assert result.response.content == refusal
-    assert await table.env.bot.config.history(table.guild.id) == []
+    assert await table.env.bot.services.config.history(table.guild.id) == []
 
 
 async def test_option_and_value_autocomplete(table: Table, admin: simcord.MemberActor) -> None:
@@ -200,11 +200,11 @@ async def test_a_running_game_keeps_its_rules(table: Table, admin: simcord.Membe
     assert "classic rules" in title(board_message(table.channel))
     embed = await rules_for_players(table.ben, table.channel)
     assert embed.title == "Rules of this game: classic"
-    snapshot = table.env.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.env.bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.rules.target == 10000
     other = table.guild.create_text_channel("more-games")
     await table.cy.slash(other, "farkle new")
-    snapshot = table.env.bot.sessions.snapshot(other.id)
+    snapshot = table.env.bot.services.sessions.snapshot(other.id)
     assert snapshot is not None and snapshot.rules.target == 5000
 
 
@@ -232,7 +232,7 @@ async def test_named_rulesets(table: Table, admin: simcord.MemberActor) -> None:
 
     await table.ana.slash(table.channel, "farkle new", rules="friday-night")
     assert "friday-night rules" in title(board_message(table.channel))
-    snapshot = table.env.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.env.bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.rules.target == 5000
     await table.ana.slash(table.channel, "farkle end")
 
@@ -261,12 +261,12 @@ async def test_reset_asks_first_and_only_then_restores_the_defaults(
     assert asked.ephemeral and asked.response is not None
     cancelled = await admin.click(asked.response.message, label="Cancel")
     assert cancelled.response is not None and cancelled.response.content == "Cancelled: nothing changed."
-    assert (await table.env.bot.config.get(table.guild.id)).ruleset.target == 5000
+    assert (await table.env.bot.services.config.get(table.guild.id)).ruleset.target == 5000
 
     asked = await admin.slash(table.channel, "farkle-config reset")
     assert asked.response is not None
     await admin.click(asked.response.message, label="Reset")
-    assert (await table.env.bot.config.get(table.guild.id)).ruleset == Ruleset.preset("classic")
+    assert (await table.env.bot.services.config.get(table.guild.id)).ruleset == Ruleset.preset("classic")
 
 
 async def test_configuration_survives_a_restart(
@@ -282,7 +282,7 @@ async def test_configuration_survives_a_restart(
     offered = await table.ana.autocomplete(table.channel, "farkle new", "rules", "pa")
     assert [c["value"] for c in offered] == ["pairs"]
     await table.ana.slash(table.channel, "farkle new")
-    snapshot = table.env.bot.sessions.snapshot(table.channel.id)
+    snapshot = table.env.bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None and snapshot.rules.three_pairs == 500 and snapshot.turn_timeout == 60
 
 
@@ -312,10 +312,10 @@ async def test_games_in_threads(table: Table, admin: simcord.MemberActor) -> Non
         result.response.content
         == f"🎲 **ana** opened a Farkle lobby (classic rules): join in {thread.mention}"
     )
-    assert table.env.bot.sessions.snapshot(table.channel.id) is None
+    assert table.env.bot.services.sessions.snapshot(table.channel.id) is None
     await act(table.ben, thread, "join")
     await act(table.ana, thread, "start")
-    snapshot = table.env.bot.sessions.snapshot(thread.id)
+    snapshot = table.env.bot.services.sessions.snapshot(thread.id)
     assert snapshot is not None and snapshot.stage == "playing" and len(snapshot.seats) == 2
     assert "turn" in description(board_message(thread))
     assert table.channel.history()[-1].content == result.response.content  # the channel stays quiet
@@ -349,7 +349,7 @@ async def test_a_thread_that_refuses_the_board_falls_back_to_the_channel(
     assert result.response is not None and "lobby" in title(board_message(table.channel))
     assert [f.content for f in result.followups] == [NO_THREAD] and result.followups[0].ephemeral
     assert table.channel.threads == [], "the empty thread is removed"
-    sessions = table.env.bot.sessions
+    sessions = table.env.bot.services.sessions
     assert [s.channel_id for s in sessions.snapshots()] == [table.channel.id]
     await act(table.ben, table.channel, "join")
     await act(table.ana, table.channel, "start")  # the game is played in the channel

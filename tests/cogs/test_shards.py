@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from bot.app.client import FarkleBot
 from bot.core.database_url import DatabaseUrl
-from bot.core.env import GameSettings, Settings
+from bot.core.environment import GameSettings, Settings
 from bot.core.records import StoredSession
 from bot.engine import Game
 from bot.services.ratings import rate_game
@@ -85,7 +85,7 @@ async def _play_shard(url: str, shard: int, barrier: Barrier) -> dict[str, Any]:
         await asyncio.to_thread(barrier.wait, WAIT)  # both running games are stored
         await env.restart_bot(FarkleBot(settings, dice=dice))
         await bot.close()
-        restored = sorted(snapshot.channel_id for snapshot in farkle(env).sessions.snapshots())
+        restored = sorted(snapshot.channel_id for snapshot in farkle(env).services.sessions.snapshots())
         await act(members[0], running, "roll")  # the restored game plays on
         await farkle(env).close()
     return {
@@ -169,7 +169,7 @@ async def test_a_move_another_process_made_first_is_answered_and_shown(
     assert result.ephemeral and result.response is not None and result.response.content == str(MOVED_ON)
     assert "die:0" in buttons(board_message(table.channel)), "the board shows the dice rolled elsewhere"
     await act(table.ana, table.channel, "die:0")  # the game plays on from the stored state
-    assert farkle(env).sessions.snapshot(table.channel.id).selection == (0,)
+    assert farkle(env).services.sessions.snapshot(table.channel.id).selection == (0,)
 
 
 async def _roll_elsewhere(store: SqlSessionStore, stored: StoredSession) -> None:

@@ -16,7 +16,7 @@ import simcord
 from bot.render.components import DrawnView
 from bot.render.layout import ActionRow, Button
 from bot.sessions.commands import OUTDATED
-from cogs import publish
+from cogs.board import publish
 from cogs.board.boards import SAVED_NOT_SHOWN, Boards
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.forge import press_together
@@ -152,7 +152,7 @@ async def test_a_board_drawn_before_the_upgrade_becomes_a_v2_card(table: Table, 
     old_buttons = DrawnView(ActionRow(Button(label="Roll 6 dice", custom_id=roll_id)))
     old_board = discord.Embed(title="🎲 Farkle game · classic rules", description="**ana's turn**")
     sent = await bot.get_partial_messageable(table.channel.id).send(embed=old_board, view=old_buttons)
-    snapshot = bot.sessions.snapshot(table.channel.id)
+    snapshot = bot.services.sessions.snapshot(table.channel.id)
     assert snapshot is not None
     await cast(Boards, bot.get_cog("Boards")).publisher.attach(snapshot, sent.id, "channel")
     old = next(message for message in table.channel.history() if message.id == sent.id)
@@ -183,7 +183,7 @@ async def test_three_taps_whose_answers_land_newest_first_leave_the_board_showin
     table: Table, dice: Dice, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _three_taps_answered_newest_first(table, dice, monkeypatch)
-    assert farkle(table.env).sessions.snapshot(table.channel.id).selection == (0, 4, 5)  # type: ignore[union-attr]
+    assert farkle(table.env).services.sessions.snapshot(table.channel.id).selection == (0, 4, 5)  # type: ignore[union-attr]
     assert selected(table) == {0, 4, 5}, "the board shows the game's latest state"
     shown = labels(board_message(table.channel))
     assert shown["roll"].startswith("Roll 3 dice (+250)") and shown["bank"] == "Bank 250", (

@@ -44,7 +44,7 @@ def faces_drawn(message: discord.Message) -> int:
 
 
 def session_of(table: Table):  # type: ignore[no-untyped-def]
-    return table.env.bot.sessions._games.in_channel(table.channel.id)  # type: ignore[attr-defined]
+    return table.env.bot.services.sessions._games.in_channel(table.channel.id)  # type: ignore[attr-defined]
 
 
 async def test_a_mid_turn_board_shows_each_die_once(table: Table, dice: Dice) -> None:

@@ -33,7 +33,7 @@ async def test_forget_me_anonymises_the_member_in_running_and_past_tournaments(
     assert "m4" not in shown and f"**{FORGOTTEN}**" in shown, "the running tournament's card"
     podium = "\n".join(texts(table.channel.history()[-1]))
     assert "m4" not in podium and f"🥇 **{FORGOTTEN}**" in podium, "the champion keeps the win, not the name"
-    [past] = await table.env.bot.tournaments.of_guild(table.guild.id)
+    [past] = await table.env.bot.services.tournaments.of_guild(table.guild.id)
     again = await p1.slash(table.channel, "farkle tournament show", tournament=past.tournament_id)
     assert again.response is not None
     stored = str(again.response.components)

@@ -65,7 +65,7 @@ async def test_sixty_four_players_play_thirty_two_matches_at_once_and_none_leave
     assert len(presses) == 64
     await press_together(table.env, presses)
     await table.env.settle()
-    boards = [table.env.bot.sessions.snapshot(thread.id) for thread in threads]
+    boards = [table.env.bot.services.sessions.snapshot(thread.id) for thread in threads]
     assert sum(1 for b in boards if b is not None and b.stage == "playing") == 32, "32 games at once"
     assert_within_discord_limits(card(table.channel))
 

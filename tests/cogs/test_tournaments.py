@@ -200,8 +200,8 @@ async def test_sign_up_closes_on_time_and_the_host_controls_a_running_tournament
     await admin.slash(table.channel, "farkle tournament disqualify", member=p2)
     assert "disqualified" in card_text(table.channel)
     bot = table.env.bot
-    await bot.stats.forget(p3.id)  # forget-me
-    [past] = [v for v in await bot.tournaments.of_guild(table.guild.id)]
+    await bot.services.stats.forget(p3.id)  # forget-me
+    [past] = [v for v in await bot.services.tournaments.of_guild(table.guild.id)]
     assert dict(past.entrants)[p3.id] != "p3"
     cancelled = await admin.slash(table.channel, "farkle tournament cancel")
     assert cancelled.response is not None and "cancelled" in cancelled.response.content
@@ -236,12 +236,12 @@ async def test_without_thread_permissions_matches_are_played_in_the_channel_one_
 
     for member in (p1, p4, p2, p3):
         await press(member, call_of("1-1" if member in (p1, p4) else "1-2"), "ready")
-    snapshot = table.env.bot.sessions.snapshot(closed.id)
+    snapshot = table.env.bot.services.sessions.snapshot(closed.id)
     assert snapshot is not None and [s.user_id for s in snapshot.seats] == [p1.id, p4.id], "1-2 waits"
     await big_turn(p1, closed, 5)
     await act(p4, closed, "roll")
     await table.env.settle()
-    snapshot = table.env.bot.sessions.snapshot(closed.id)
+    snapshot = table.env.bot.services.sessions.snapshot(closed.id)
     assert snapshot is not None and snapshot.stage == "playing"
     assert [s.user_id for s in snapshot.seats] == [p2.id, p3.id], "then 1-2 starts at the free table"
     await big_turn(p2, closed, 5)
@@ -298,7 +298,7 @@ async def test_five_player_swiss_of_three_rounds_with_a_computer_stand_in(
         await press(member, card(table.channel), "join")
     await press(admin, card(table.channel), "start")
     await table.env.settle()
-    door = table.env.bot.tournaments
+    door = table.env.bot.services.tournaments
     [tournament] = [v.tournament_id for v in door.running_in(table.guild.id)]
     for number in range(1, 4):
         view = door.view(tournament)
@@ -349,5 +349,5 @@ async def test_a_role_the_server_sets_may_hold_tournaments_besides_manage_server
     elsewhere = table.guild.create_text_channel("more-games")
     await admin.slash(elsewhere, "farkle tournament new", name="Admins' Cup")
     assert "Admins' Cup" in card_text(elsewhere), "Manage Server still holds one"
-    running = {v.name for v in table.env.bot.tournaments.running_in(table.guild.id)}
+    running = {v.name for v in table.env.bot.services.tournaments.running_in(table.guild.id)}
     assert running == {"Hosted Cup", "Admins' Cup"} and table.env.errors == []

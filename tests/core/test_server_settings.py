@@ -8,7 +8,7 @@ from dataclasses import fields, replace
 import pytest
 from pydantic import ValidationError
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.server_settings import SETTINGS, TURN_TIMEOUT, Choice, Mention, Seconds, ServerSetting, Switch
 from bot.engine import UserFacingError
 from bot.services.server_settings import ConfigService, Editor

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.server_settings import SETTINGS
 from bot.engine import OPTIONS, PRESET_NAMES, Ruleset, UserFacingError
 from bot.services.server_settings import ConfigService, Editor, option_choices, option_names

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.engine import Ruleset, ScriptedDice
 from bot.sessions.commands import OUTDATED
 from bot.sessions.manager import Alarm, SessionManager
 from bot.sessions.outcome import Outcome
+from bot.sessions.requests import Host, Press
 from bot.sessions.session import Snapshot
 from bot.sessions.stream_events import Cause, GameChanged, GameEvent, GamesRestored
 from tests.solved import solved_cache
@@ -132,7 +133,7 @@ class Harness:
         """A lobby hosted by the first player, the others join, the host starts; `rolls` script the dice."""
         self.scripts.append([tuple(roll) for roll in rolls])
         host, *others = players
-        ok(await self.manager.open_lobby(GUILD, CHANNEL, host, NAMES[host], Ruleset.preset(rules)))
+        ok(await self.manager.open_lobby(Host(GUILD, CHANNEL, host, NAMES[host]), Ruleset.preset(rules)))
         for player in others:
             ok(await self.manager.join(CHANNEL, player, NAMES[player]))
         ok(await self.manager.start(CHANNEL, host))
@@ -148,7 +149,7 @@ class Harness:
         if action == "die":
             action = "drop" if int(arg or 0) in snapshot.selection else "pick"
         at = snapshot.seq if seq is None else seq
-        return await self.manager.press(CHANNEL, snapshot.game_id, at, user, NAMES[user], action, arg)
+        return await self.manager.press(Press(CHANNEL, snapshot.game_id, at, user, NAMES[user], action, arg))
 
 
 def ok(outcome: Outcome) -> Outcome:
@@ -290,15 +291,15 @@ async def test_a_failed_save_leaves_the_session_exactly_as_it_was(h: Harness) ->
 
 async def test_a_failed_save_of_a_new_lobby_leaves_no_lobby(h: Harness) -> None:
     h.store.failures = 1
-    outcome = await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic"))
+    outcome = await h.manager.open_lobby(Host(GUILD, CHANNEL, ANA, "ana"), Ruleset.preset("classic"))
     assert str(outcome.refusal) == NOT_SAVED
     assert h.manager.snapshot(CHANNEL) is None and h.store.rows == {}
-    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+    ok(await h.manager.open_lobby(Host(GUILD, CHANNEL, ANA, "ana"), Ruleset.preset("classic")))
 
 
 async def test_a_failed_start_leaves_the_lobby_open(h: Harness) -> None:
     h.scripts.append([(6, 2)])
-    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+    ok(await h.manager.open_lobby(Host(GUILD, CHANNEL, ANA, "ana"), Ruleset.preset("classic")))
     ok(await h.manager.join(CHANNEL, BEN, "ben"))
     before = h.snapshot
     h.store.failures = 1
@@ -323,7 +324,7 @@ async def test_a_failed_rematch_can_be_pressed_again(h: Harness) -> None:
 
 
 async def test_an_idle_lobby_expires(h: Harness) -> None:
-    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+    ok(await h.manager.open_lobby(Host(GUILD, CHANNEL, ANA, "ana"), Ruleset.preset("classic")))
     await h.clock.advance(300)
     ok(await h.manager.join(CHANNEL, BEN, "ben"))  # activity restarts the 600 s
     await h.clock.advance(599)
@@ -415,7 +416,9 @@ async def test_a_new_lobby_after_a_game_shares_no_lock_or_alarm_with_it(h: Harne
     await h.start(ANA, BEN, rolls=[(6, 2)])
     ok(await h.manager.leave(CHANNEL, ANA))  # ben wins: the results stay in the channel
     old = h.snapshot
-    lobby = ok(await h.manager.open_lobby(GUILD, CHANNEL, CY, NAMES[CY], Ruleset.preset("classic"))).snapshot
+    lobby = ok(
+        await h.manager.open_lobby(Host(GUILD, CHANNEL, CY, NAMES[CY]), Ruleset.preset("classic"))
+    ).snapshot
     assert lobby is not None and lobby.game_id != old.game_id and h.snapshot.game_id == lobby.game_id
     alarms = h.manager._alarms
     assert alarms.pending(old.game_id) is None and alarms.pending(lobby.game_id) is not None

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.engine import Ruleset
 from bot.sessions.manager import SessionManager
+from bot.sessions.requests import Host
 from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GameEvent
 from tests.sessions.test_manager import ANA, BEN, CHANNEL, GUILD, Harness, ok, settle
 from tests.solved import solved_cache
@@ -54,7 +55,7 @@ def _fresh(h: Harness) -> SessionManager:
 async def _game_against_a_computer_that_ana_leaves(h: Harness) -> str:
     """A command opens it, presses add the computer and start it, a timer passes ana's turn, the
     computer plays, and ana's `/farkle leave` ends it."""
-    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+    ok(await h.manager.open_lobby(Host(GUILD, CHANNEL, ANA, "ana"), Ruleset.preset("classic")))
     ok(await h.press(ANA, "cpu", "easy"))
     h.scripts.append([(6, 2)])  # ana starts
     ok(await h.press(ANA, "start"))
@@ -92,7 +93,7 @@ async def test_a_game_that_ended_just_before_a_crash_is_announced_once_after_the
     h.manager.subscribe(feature)
     worker_of = h.manager.events
 
-    ok(await h.manager.open_lobby(GUILD, CHANNEL, ANA, "ana", Ruleset.preset("classic")))
+    ok(await h.manager.open_lobby(Host(GUILD, CHANNEL, ANA, "ana"), Ruleset.preset("classic")))
     ok(await h.manager.join(CHANNEL, BEN, "ben"))
     h.scripts.append([(6, 2)])
     ok(await h.manager.start(CHANNEL, ANA))

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.core.database_url import DatabaseUrl
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.records import METRICS, Period
 from bot.core.server_settings import SETTINGS
 from bot.services.server_settings import ConfigService, Editor

@@ -62,7 +62,6 @@ class Tournaments:
         self.listen = self._book.listen
         self.settled = self._book.settled
         self.close = self._book.close
-        games.subscribe(self.on_game_event)
 
     def view(self, tournament_id: str) -> TournamentView | None:
         tournament = self._book.running.get(tournament_id)

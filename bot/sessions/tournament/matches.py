@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from bot.engine.messages import Message
 from bot.engine.tournament import STAND_IN
 from bot.sessions.manager import SessionManager
+from bot.sessions.requests import Host, Press
 from bot.sessions.session import TableSettings
 from bot.sessions.tournament.book import NO_TOURNAMENT, Answer, Notice, TournamentBook
 from bot.sessions.tournament.state import Tournament
@@ -67,15 +68,15 @@ class Matches:
         first, second = match.first, match.second
         if first == STAND_IN:
             first, second = second, first
-        ids = (tournament.guild_id, live.place, first)
-        opened = await self._games.open_lobby(*ids, tournament.name_of(first), tournament.rules, table)
+        host = Host(tournament.guild_id, live.place, first, tournament.name_of(first))
+        opened = await self._games.open_lobby(host, tournament.rules, table)
         if opened.snapshot is None:  # the place is busy with another game: tried again after it ends
             log.info("Match %s of tournament %s waits for its table", key, tournament.tournament_id)
             return
         if second == STAND_IN:
             snapshot = opened.snapshot
             await self._games.press(
-                live.place, snapshot.game_id, snapshot.seq, first, "", "cpu", STAND_IN_LEVEL
+                Press(live.place, snapshot.game_id, snapshot.seq, first, "", "cpu", STAND_IN_LEVEL)
             )
         else:
             await self._games.join(live.place, second, tournament.name_of(second))

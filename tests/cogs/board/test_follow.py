@@ -34,7 +34,7 @@ from tests.cogs.play import (
 
 
 def version(table: Table) -> int:
-    snapshot = farkle(table.env).sessions.snapshot(table.channel.id)
+    snapshot = farkle(table.env).services.sessions.snapshot(table.channel.id)
     assert snapshot is not None
     return snapshot.version
 
@@ -99,7 +99,7 @@ async def test_twenty_moves_in_two_seconds_make_at_most_two_edits_of_a_follow_bo
     lounge = table.guild.create_text_channel("lounge")
     dice.script(ROLL_OFF, SIX_ONES)
     await open_game(table.channel, table.ana, table.ben)
-    game = farkle(env).sessions.snapshot(table.channel.id)
+    game = farkle(env).services.sessions.snapshot(table.channel.id)
     assert game is not None
     options = await table.cy.autocomplete(lounge, "farkle watch", "game", "")
     assert [option["value"] for option in options] == [game.game_id]

@@ -9,12 +9,12 @@ from typing import cast
 import pytest
 
 from bot.app.client import FarkleBot
-from bot.core.env import Settings
+from bot.core.environment import Settings
 from bot.engine import Ruleset
 from bot.sessions.outcome import Outcome
 from bot.sessions.session import Session
 from bot.sessions.stream_events import Cause, GameChanged
-from cogs import pings as pings_module
+from cogs.board import pings as pings_module
 from cogs.board.delivery import Delivery
 from cogs.board.ledger import Ledger
 from cogs.board.pings import Pings
@@ -97,7 +97,7 @@ async def answers_in_flight(bot: FarkleBot, count: int = 1) -> tuple[asyncio.Eve
     release = asyncio.Event()
 
     async def answer() -> None:
-        bot.answering()
+        bot.in_flight.answering()
         await release.wait()
 
     answers = [asyncio.create_task(answer()) for _ in range(count)]

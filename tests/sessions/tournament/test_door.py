@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 from sqlalchemy import text
 
-from bot.core.env import GameSettings
+from bot.core.environment import GameSettings
 from bot.core.records import GameRecord, PlayerRecord
 from bot.engine import Ruleset, SeededDice
 from bot.engine.tournament import STAND_IN
@@ -67,6 +67,7 @@ async def open_desk(db: Database, clock: FakeClock, store: TournamentStore | Non
         desk.champions.append((user, achievement, source))
 
     door = Tournaments(store or SqlTournamentStore(db), clock, manager, award)
+    manager.subscribe(door.on_game_event)  # as `bot.app.wiring` does
     desk = Desk(db, clock, manager, door)
 
     async def listen(notice: Notice) -> None:

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.core.env import GameSettings, Settings, settings_problem
+from bot.core.environment import GameSettings, Settings, settings_problem
 
 VALID_SHAPE = "MTA" + "x" * 21 + ".GAbcde." + "y" * 30
 
