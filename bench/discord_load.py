@@ -29,7 +29,7 @@ CPU per press is the bot process's CPU time from /proc over the shape (every thr
 presses; each Farkle row is printed against both baselines, side by side.
 
 Run: .venv/bin/python bench/discord_load.py [--games 300,500] [--shapes burst,roll,paced,first-start]
-     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500 [--shapes roll]
+     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500 [--shapes roll|bank|one]
        (where its time goes)
 """
 
@@ -352,16 +352,22 @@ async def profile_run(
     kind: str, games: int, rounds: int, profiler: str, shape: str = "burst"
 ) -> tuple[Run, Profile]:
     """The burst rounds profiled from the first press to the last answer (not the set-up); for the roll
-    shape, one Roll burst (every game at its first turn's start, as set up)."""
+    shape, one Roll burst (every game at its first turn's start, as set up); for bank, the Bank burst
+    after it; for one, each game's first press, one at a time."""
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as folder:
         output = Path(folder) / "bot.profile"
         async with session(kind, games, {"BENCH_PROFILE": str(output), "BENCH_PROFILER": profiler}) as bench:
             await bench.set_up()
+            if shape == "bank":  # the Roll burst before it, unprofiled
+                await burst_round(bench, bench.press_named(ROLL))
+                await bench.players.prepare(bench.boards, BANK)
             threads = bench.process.thread_cpu()
             bench.process.signal(signal.SIGUSR1)
             presses = Presses()
-            if shape == "roll":
-                presses.add(await burst_round(bench, bench.press_named(ROLL)))
+            if shape in ("roll", "bank"):
+                presses.add(await burst_round(bench, bench.press_named(ROLL if shape == "roll" else BANK)))
+            elif shape == "one":
+                presses.add(await one_at_a_time(bench))
             else:
                 for _ in range(rounds):
                     presses.add(await burst_round(bench))
@@ -488,7 +494,7 @@ async def main(args: argparse.Namespace) -> None:
     if args.profile:
         for kind in kinds:
             rounds = rounds_for(max(games), args.rounds)
-            shape = "roll" if "roll" in shapes else "burst"
+            shape = next((shape for shape in ("one", "bank", "roll") if shape in shapes), "burst")
             run, profile = await profile_run(kind, max(games), rounds, args.profile, shape)
             print(f"\n{kind}:")
             print_latency([run])
@@ -540,7 +546,9 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--games", default="300,500", help="N for the burst shapes, comma-separated")
     parser.add_argument(
-        "--shapes", default="burst,roll,paced,first-start", help="burst, roll, paced, first-start"
+        "--shapes",
+        default="burst,roll,paced,first-start",
+        help="burst, roll, paced, first-start; with --profile also bank (Bank burst), one (one at a time)",
     )
     parser.add_argument(
         "--rounds", type=int, default=0, help="burst rounds (0: enough for 1,000 presses, ≥ 3)"
