@@ -53,6 +53,7 @@ from loopback.players import BANK, ROLL, Board, FarklePlayers, Move, Players, Tr
 from loopback.profiling import BUCKETS, IDLE, WORKER_THREADS, Profile, describe, from_cprofile, from_stacks
 from loopback.server import CHANNEL_MESSAGE, Interaction, LoopbackDiscord, Outcome
 from percentile import percentile
+from verdict import MEMORY_GAMES, SHAPES, Against, memory_verdict, shape_verdict
 
 BOTS = {"trivial": "loopback.trivial_bot", "message": "loopback.trivial_bot", "farkle": "loopback.run_farkle"}
 BOT_ENV = {"farkle": FARKLE_ENV, "message": {"TRIVIAL_ANSWER": "message"}}
@@ -436,6 +437,26 @@ def ratios(runs: list[Run]) -> list[str]:
     return lines
 
 
+def verdicts(runs: list[Run]) -> list[str]:
+    """Issue 48's targets (`verdict.py`): each shape of each size against the message bot, and memory."""
+    by_shape = {(run.shape, run.games, run.kind): run for run in runs}
+    lines = []
+    for (shape, games, kind), farkle in by_shape.items():
+        baseline = by_shape.get((shape, games, "message"))
+        if kind != "farkle" or shape not in SHAPES or baseline is None:
+            continue
+        ours, theirs = farkle.presses.latencies_ms(), baseline.presses.latencies_ms()
+        p99 = percentile(ours, 0.99) / percentile(theirs, 0.99)
+        cpu = cpu_per_press_ms(farkle) / cpu_per_press_ms(baseline)
+        lines.append(shape_verdict(Against(shape, games, cpu, p99)))
+    for run in runs:
+        memory = run.memory
+        if run.kind == "farkle" and memory is not None and run.games == MEMORY_GAMES:
+            all_in = max(memory.per_game_kb(memory.started) or 0.0, memory.per_game_kb(memory.played) or 0.0)
+            lines.append(memory_verdict(run.games, all_in, memory.per_game_kb(memory.restored_played)))
+    return lines
+
+
 def print_memory(runs: list[Run]) -> None:
     columns = ("started", "played", "1 burst", "restored", "+ played")
     print(f"\n{'RSS KB per game':16}{'games':>6} {'bot':8}" + "".join(f"{name:>10}" for name in columns))
@@ -523,6 +544,9 @@ async def main(args: argparse.Namespace) -> None:
     print()
     print_latency(runs)
     print_memory(runs)
+    print()
+    for line in verdicts(runs):
+        print(line)
     for name, cpu in first_minutes.items():
         print(f"  first start, {name}: {cpu:.1f} s of CPU in its first {FIRST_MINUTE:.0f} s (workers too)")
 
