@@ -1,7 +1,7 @@
 # The installed package runs (not the source folder): build a wheel, install it, run from /data.
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY bot ./bot
 COPY cogs ./cogs
 # Alembic's script folder, shipped inside the wheel as bot.migrations (pyproject: package-dir)

@@ -2,9 +2,17 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: hosting needs the bot's own dependencies only; the tools (tests, lint, types, the local
+# page and its browser driver) come with `make install`, `test`, `lint`, `play` and `bench`.
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench play chromium
+.PHONY: install run test lint bench play chromium activity activity-check
+
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
 
 # `play` too: tests/test_play.py runs the Preview in-process (the page's dependencies), in CI as well.
 $(STAMP): pyproject.toml
@@ -18,7 +26,7 @@ install: $(STAMP)
 play: $(STAMP)
 	$(BIN)/python scripts/play.py $(ARGS)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
 lint: $(STAMP)
@@ -34,7 +42,16 @@ chromium:
 	  && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
 	  || echo "make: Chromium is missing (apt-get install chromium); the browser tests will be skipped"
 
-test: lint chromium
+# The Activity's page (activity/, docs/ACTIVITY.md), built into bot/assets/activity/, which is committed:
+# `activity` rebuilds it, `activity-check` fails when the committed build is not what the source builds to.
+activity:
+	cd activity && npm ci --no-audit --no-fund && node build.mjs
+
+activity-check:
+	@command -v node >/dev/null || { echo "make: node is missing: the Activity's build was not checked"; exit 0; }; \
+	  cd activity && npm ci --no-audit --no-fund --silent && node build.mjs --check && ./node_modules/.bin/tsc --noEmit
+
+test: lint chromium activity-check
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

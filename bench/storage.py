@@ -53,6 +53,7 @@ from bot.storage import Database, open_database
 from bot.storage.database import sqlalchemy_url
 from bot.storage.reviews import SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
+from tests.fakes import FakeClock
 
 GUILD = 424242
 NOW = 1_750_000_000.0
@@ -62,14 +63,6 @@ TARGET_COMMIT_P99_MS = 5.0
 TARGET_PAGE_MS = 50.0
 PERIODS: tuple[Period, ...] = ("all", "30d")
 Figures = dict[str, str]
-
-
-class FixedClock:
-    def now(self) -> float:
-        return NOW
-
-    async def sleep_until(self, deadline: float) -> None:
-        return None
 
 
 # ---------------------------------------------------------------------- a realistic session
@@ -267,12 +260,8 @@ async def timed(run: Callable[[], Awaitable[object]], repeats: int) -> float:
 
 
 async def bench_leaderboards(db: Database, repeats: int) -> Figures:
-    stats = StatsService(
-        db,
-        FixedClock(),
-        MIN_GAMES,
-        GameReviews(SqlReviewStore(db), lambda event: None, PolicyCache(), no_tables),
-    )
+    reviews = GameReviews(SqlReviewStore(db), lambda event: None, PolicyCache(), no_tables)
+    stats = StatsService(db, FakeClock(NOW), MIN_GAMES, reviews)
     query = sa.text(  # a member from the middle of the board
         "SELECT user_id FROM player_stats ORDER BY rating DESC"
         " LIMIT 1 OFFSET (SELECT COUNT(*) / 2 FROM player_stats)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -63,10 +64,17 @@ def _report(copied: Copied) -> None:
 
 
 async def _run(settings: Settings, token: str) -> None:
+    """Run until the bot stops; SIGTERM (`docker stop`, systemd) closes it as Ctrl+C does, so the answers
+    in flight finish and the database closes cleanly."""
     from bot.app.client import FarkleBot
 
+    loop = asyncio.get_running_loop()
     async with FarkleBot(settings) as bot:
-        await bot.start(token)
+        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+        try:
+            await bot.start(token)
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
 
 
 def _connect(settings: Settings, token: str) -> int:

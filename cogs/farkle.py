@@ -21,6 +21,7 @@ from bot.render.words import echo, rules_name
 from bot.services.i18n import for_member, language_of
 from bot.sessions.outcome import Outcome
 from bot.sessions.requests import Host
+from cogs.activity import TableButton
 from cogs.board.boards import Boards
 from cogs.board.delivery import board_scope, channel_routes, forced_ephemeral
 from cogs.daily import DailyButton, DailyCommands
@@ -192,6 +193,6 @@ def command_descriptions(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
 
 
 async def setup(bot: FarkleBot) -> None:
-    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton, TournamentButton, ReplayPage)
+    bot.add_dynamic_items(PageButton, DailyButton, ReviewButton, TournamentButton, ReplayPage, TableButton)
     await bot.add_cog(TournamentDesk(bot))
     await bot.add_cog(Farkle(bot))

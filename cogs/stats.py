@@ -14,7 +14,6 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.app.errors import NOT_IN_DMS, reply_ephemeral
 from bot.core.periods import Season
 from bot.core.records import METRICS, PERIODS, Metric, Period
 from bot.render.daily import add_profile
@@ -50,6 +49,14 @@ SCOPE_CHOICES = [
 
 def _period(typed: str) -> Period:
     return next((period for period in PERIODS if period == typed), "all")
+
+
+def _in_a_server(interaction: discord.Interaction) -> bool:
+    """A server's own command sent from a DM or group DM is answered as every server-only command is there
+    (`NoPrivateMessage`: "This works in a server only"), not with a permission no DM can grant."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return True
 
 
 class StatsCommands(commands.Cog):
@@ -164,11 +171,10 @@ class StatsCommands(commands.Cog):
         name="reset-leaderboard", description=locale_str("Reset this server's leaderboard (Manage Server)")
     )
     @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.check(_in_a_server)  # checked first: a DM has no server to manage
     async def reset_leaderboard(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
         tr = for_member(interaction)
-        if interaction.guild_id is None:
-            await reply_ephemeral(interaction, tr.say(NOT_IN_DMS))
-            return
         warning = tr.text(
             "This deletes every member's statistics in this server; game history stays. It cannot be undone."
         )

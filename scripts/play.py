@@ -6,6 +6,10 @@ you as Alex, with Manage Server, and a friend, Sam), and SimCord's Preview serve
 and computer pauses take the time they take on Discord, and it republishes the page when the bot changed
 the channel on its own. The page's address carries the Preview's secret: it is for one local user, never
 to be exposed.
+
+Beside it, the bot's Activity server serves the same channel's table (docs/ACTIVITY.md) on another local
+port: the page runs on the Embedded App SDK's mock (`?user=alex`, `?user=sam`), and a stand-in for
+Discord's sign-in (`bench/loopback/activity_discord.py`) lets both members in.
 """
 
 from __future__ import annotations
@@ -25,8 +29,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+# The stand-in for Discord's sign-in is the loopback Discord's (bench/loopback/activity_discord.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
 import discord
 import simcord
+from aiohttp import web
+from loopback.activity_discord import API, ActivityDiscord, Member
 from preview_bridge import (
     avatar_url,
     emoji_url,
@@ -35,8 +44,10 @@ from preview_bridge import (
     speak_client_locale,
     timers_follow_the_driver,
 )
+from pydantic import SecretStr
 from simcord.preview import Preview
 
+from bot.activity.server import open_activity
 from bot.app.client import FarkleBot
 from bot.app.emojis import face_image
 from bot.app.logs import setup_logging
@@ -67,6 +78,9 @@ SETTLE_PATIENCE = 30.0
 YOUR_NAME, FRIENDS_NAME = "Alex", "Sam"
 # The bot as the page shows it: its name on Discord, the six-face die (bot/assets) as its avatar.
 BOT_NAME, AVATAR = "Farkle", "farkle-die"
+# The instance the SDK's mock names (`DiscordSDKMock.instanceId`): the stand-in puts it in the channel.
+MOCK_INSTANCE = "123456789012345678"
+ACTIVITY_SECRET = "make-play"  # the stand-in's client secret: nothing leaves 127.0.0.1
 
 
 @dataclass
@@ -84,10 +98,16 @@ class Table:
     published: str = ""  # a digest of the channel as the page last showed it (`channel_state`)
     published_at: float = 0.0  # when, in the event loop's time
     changed_at: float = 0.0  # when the page last got a channel that had changed
+    activity_port: int = 0
+    sign_in: ActivityDiscord | None = None  # Discord's sign-in for the Activity's members, on 127.0.0.1
 
     @property
     def url(self) -> str:
         return self.preview.url
+
+    def activity_url(self, user: str) -> str:
+        """The Activity's page as `user` ("alex", "sam") sees it, on the SDK's mock."""
+        return f"http://127.0.0.1:{self.activity_port}/?user={user}"
 
     def mark_published(self) -> None:
         """The page shows the channel as it is now (a page action or the driver published it)."""
@@ -181,9 +201,12 @@ async def play_world(
     language: str = "en",
     seed: int | None = None,
     pause: float = COMPUTER_PAUSE,
+    activity_port: int = 0,
 ) -> AsyncIterator[Table]:
-    """The bot in a SimCord world with the Preview open and the clock followed, closed on exit."""
+    """The bot in a SimCord world with the Preview open and the clock followed, and its Activity on
+    `activity_port` (any free one: 0), closed on exit."""
     locale = LOCALES[language]
+    activity_port = activity_port or free_port()
     tables = await asyncio.to_thread(shipped_win_tables)
     bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed), win_tables=tables)
     env = simcord.Env(bot, settle_timeout=SETTLE_PATIENCE, check_errors=False)
@@ -196,16 +219,30 @@ async def play_world(
         admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         you = guild.add_member(env.create_user(YOUR_NAME.lower(), global_name=YOUR_NAME), roles=[admins])
         friend = guild.add_member(env.create_user(FRIENDS_NAME.lower(), global_name=FRIENDS_NAME))
+        members = [Member(m.id, name, locale) for m, name in ((you, YOUR_NAME), (friend, FRIENDS_NAME))]
         with speak_client_locale(locale):
-            async with env.preview(
-                channel,
-                viewers=[you, friend],
-                layout="channel",
-                locale=locale,
-                assets={**await die_faces(bot), avatar_url(env, AVATAR): ("avatar.png", face_image(6))},
-                port=port,
-            ) as preview:
-                table = Table(bot, env, guild, channel, you, friend, preview)
+            async with (
+                sign_in_locally(bot, channel.id, guild.id, members, activity_port) as sign_in,
+                env.preview(
+                    channel,
+                    viewers=[you, friend],
+                    layout="channel",
+                    locale=locale,
+                    assets={**await die_faces(bot), avatar_url(env, AVATAR): ("avatar.png", face_image(6))},
+                    port=port,
+                ) as preview,
+            ):
+                table = Table(
+                    bot,
+                    env,
+                    guild,
+                    channel,
+                    you,
+                    friend,
+                    preview,
+                    activity_port=activity_port,
+                    sign_in=sign_in,
+                )
                 gate_page_actions(preview, table.gate, after=table.mark_published)
                 driver = asyncio.create_task(follow_the_clock(table), name="play-clock")
                 try:
@@ -217,6 +254,52 @@ async def play_world(
     finally:
         await env.shutdown()
         await bot.close()
+
+
+@contextlib.asynccontextmanager
+async def sign_in_locally(
+    bot: FarkleBot, channel_id: int, guild_id: int, members: list[Member], port: int
+) -> AsyncIterator[ActivityDiscord]:
+    """The bot's Activity on `port`, and a stand-in for Discord's sign-in on another, where the Activity
+    asks (`Route.BASE`): the mock's members (`mock:alex`, `mock:sam`) in the mock's instance, which is in
+    the channel.
+
+    The Activity's server is started here, as the client starts it with ACTIVITY_PORT set, not by the bot:
+    SimCord counts what the bot starts as its work, and a page's open socket would never let it settle.
+    Without ACTIVITY_PORT the chat board has no "Play at the table" (the Preview can't launch one).
+    """
+    assert bot.application_id is not None
+    discord_api = ActivityDiscord(bot.application_id, ACTIVITY_SECRET, bot.http.token or "")
+    discord_api.mock_members = {member.name.lower(): member for member in members}
+    discord_api.join(MOCK_INSTANCE, channel_id, guild_id, *members)
+    runner = web.AppRunner(discord_api.app(), access_log=None)
+    await runner.setup()
+    stand_in = free_port()
+    await web.TCPSite(runner, "127.0.0.1", stand_in).start()
+    base, discord.http.Route.BASE = discord.http.Route.BASE, f"http://127.0.0.1:{stand_in}{API}"
+    settings = bot.settings.model_copy(
+        update={
+            "activity_port": port,
+            "activity_host": "127.0.0.1",
+            "discord_client_secret": SecretStr(ACTIVITY_SECRET),
+        }
+    )
+    activity = await open_activity(
+        settings, bot.application_id, bot.http.token or "", bot.services.sessions, bot.services.config
+    )
+    try:
+        yield discord_api
+    finally:
+        await activity.close()
+        discord.http.Route.BASE = base
+        await runner.cleanup()
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
 
 
 def port_is_free(port: int) -> bool:
@@ -234,7 +317,9 @@ async def serve(database: Path, port: int, language: str, seed: int | None) -> N
     async with play_world(database, port=port, language=language, seed=seed) as table:
         print(
             f"Farkle is ready at {table.url}  (you are {YOUR_NAME}, with Manage Server; "
-            f'"Viewing as" plays as {FRIENDS_NAME}. One local user only; Ctrl-C stops it)',
+            f'"Viewing as" plays as {FRIENDS_NAME}. One local user only; Ctrl-C stops it)\n'
+            f"The table as a Discord Activity: {table.activity_url('alex')}  and, as {FRIENDS_NAME}, "
+            f"{table.activity_url('sam')}",
             flush=True,
         )
         stop = asyncio.Event()

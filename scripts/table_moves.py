@@ -18,16 +18,20 @@ from play import Table, channel_state
 from preview_bridge import background_work_done
 
 
-def walk(components: list[Any]) -> Iterator[discord.Button]:
-    """Every button of a message, in action rows or Components V2 containers and sections."""
+def every_component(components: list[Any]) -> Iterator[Any]:
+    """Every component of a message, in action rows or Components V2 containers and sections."""
     for component in components:
-        if isinstance(component, discord.Button):
-            yield component
+        yield component
         for nested in ("children", "components"):
-            yield from walk(list(getattr(component, nested, None) or []))
+            yield from every_component(list(getattr(component, nested, None) or []))
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
-            yield from walk([accessory])
+            yield from every_component([accessory])
+
+
+def walk(components: list[Any]) -> Iterator[discord.Button]:
+    """Every button of a message (`every_component`)."""
+    return (component for component in every_component(components) if isinstance(component, discord.Button))
 
 
 def board(table: Table) -> discord.Message:

@@ -338,3 +338,31 @@ def test_a_renamed_contract_is_found(tmp_path: Path) -> None:
         "Contract “Storage knows rows, not sessions or the game” and contract\n“Storage knows rows”.\n"
     )
     assert cited_contracts(page) - contract_names() == {"Storage knows rows"}
+
+
+# Columns that hold who a member is: a table with one is a member's data, which docs/PRIVACY.md must name.
+PERSON_COLUMNS = {"user_id", "user_name", "owner_id", "host_id", "winner_id", "saved_by"}
+
+
+def tables_named(page: Path) -> set[str]:
+    """The schema's tables a page names in code spans: alone (`player_stats`) or by a column (`games.id`)."""
+    spans = SPAN.findall(FENCE.sub("", page.read_text()))
+    return {span.split(".")[0] for span in spans if re.fullmatch(r"\w+(\.\w+)?", span)} & set(
+        schema_columns()
+    )
+
+
+def tables_of_members() -> set[str]:
+    return {table for table, columns in schema_columns().items() if columns & PERSON_COLUMNS}
+
+
+def test_the_privacy_page_names_every_table_that_holds_a_member() -> None:
+    """A new table keeping members' ids is a new thing a host must tell members about."""
+    assert tables_of_members() - tables_named(ROOT / "docs" / "PRIVACY.md") == set()
+
+
+def test_a_member_table_left_out_of_the_privacy_page_is_found(tmp_path: Path) -> None:
+    page = tmp_path / "PRIVACY.md"
+    page.write_text("Kept: `player_stats.name`, `games.actions`, `achievements`, `no_such_table`.\n")
+    assert tables_named(page) == {"player_stats", "games", "achievements"}
+    assert {"daily_attempts", "config_audit"} <= tables_of_members() - tables_named(page)

@@ -395,3 +395,37 @@ def test_backup_of_a_missing_database_is_refused(tmp_path: Path) -> None:
     result = run_bot(tmp_path, "backup", str(tmp_path / "copy"), DATABASE_PATH=str(tmp_path / "none"))
     assert result.returncode == 2 and "there is no database" in result.stderr
     assert not (tmp_path / "none").exists()
+
+
+async def test_sigterm_closes_the_bot_as_ctrl_c_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`docker stop` and systemd send SIGTERM: the bot closes (answers in flight finish), not killed."""
+    import asyncio
+    import signal
+
+    import bot.app.client
+    from bot.__main__ import _run
+    from bot.core.environment import Settings
+
+    closed: list[bool] = []
+
+    class Bot:
+        def __init__(self, settings: Settings) -> None:
+            self._stopped = asyncio.Event()
+
+        async def __aenter__(self) -> "Bot":
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+        async def start(self, token: str) -> None:
+            asyncio.get_running_loop().call_soon(os.kill, os.getpid(), signal.SIGTERM)
+            await self._stopped.wait()
+
+        async def close(self) -> None:
+            closed.append(True)
+            self._stopped.set()
+
+    monkeypatch.setattr(bot.app.client, "FarkleBot", Bot)
+    await asyncio.wait_for(_run(Settings(_env_file=None), "token"), 5)
+    assert closed == [True]

@@ -117,6 +117,9 @@ class LoopbackDiscord:
         self._last_activity = time.monotonic()
         self._runner: web.AppRunner | None = None
         self.url = ""
+        self.also: list[tuple[str, str, Handler]] = []  # more endpoints (the Activity's sign-in)
+        # Of those, the ones the bot's routes have too (`GET /users/@me`): answered for a member's token.
+        self._for_members: dict[str, Handler] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -124,8 +127,14 @@ class LoopbackDiscord:
         """Listen on a free port of 127.0.0.1; returns the base URL the bots are pointed at."""
         app = web.Application(middlewares=[self._observe], client_max_size=16 * 1024 * 1024)
         app.router.add_get(GATEWAY_PATH, self._gateway)
-        for method, path, handler in self._routes():
+        own = self._routes()
+        for method, path, handler in own:
             app.router.add_route(method, API + path, handler)
+        for method, path, handler in self.also:
+            if any((method, path) == (m, p) for m, p, _ in own):
+                self._for_members[f"{method} {path}"] = handler
+            else:
+                app.router.add_route(method, API + path, handler)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -309,8 +318,14 @@ class LoopbackDiscord:
             if request.match_info.http_exception is not None or route is None:
                 self.unknown_routes[f"{request.method} {re.sub(r'/[0-9]+', '/{id}', request.path)}"] += 1
                 return discord_error(404, 0, "404: Not Found")
-            self.requests[f"{request.method} {route.canonical.removeprefix(API)}"] += 1
-            public = request.path.startswith((API + "/interactions/", API + "/webhooks/"))
+            name = f"{request.method} {route.canonical.removeprefix(API)}"
+            self.requests[name] += 1
+            if name in self._for_members and request.headers.get("Authorization", "").startswith("Bearer "):
+                return await self._for_members[name](request)
+            # Interaction and webhook tokens, and a member's sign-in code (the Activity's: `also`).
+            public = request.path.startswith(
+                (API + "/interactions/", API + "/webhooks/", API + "/oauth2/token")
+            )
             if not public and request.headers.get("Authorization") != f"Bot {self.token}":
                 return discord_error(401, 0, "401: Unauthorized")
             return await handler(request)

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.command_sync import sync_if_changed
 from bot.app.discord_private import read_pressed_heads
 from bot.app.emojis import await_dice_art, load_dice_art
 from bot.app.errors import NOT_IN_DMS, reply_ephemeral, report_error
@@ -34,7 +33,9 @@ from bot.engine.win.tables import WinTables
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.services.i18n import CommandTranslator, for_member, translators
 from bot.sessions.win_tables import Solve, solve_in_process
-from bot.storage import command_sync
+
+if TYPE_CHECKING:
+    from bot.activity.server import ActivityServer
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,7 @@ class FarkleBot(commands.AutoShardedBot):
         self.in_flight = AnswersInFlight()
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
         self._awaiting_art: asyncio.Task[None] | None = None
+        self._activity: ActivityServer | None = None
         self.answered_by_id: list[Callable[[str], object]] = []  # presses parsed with their message's head
         read_pressed_heads(self, self.answered_by_id)
         self.tree.error(self.on_app_command_error)
@@ -155,8 +157,15 @@ class FarkleBot(commands.AutoShardedBot):
                 len(restored.unreadable),
             )
         await services.seasons.start()  # after the extensions: the seasons cog posts
+        if self.settings.activity_port is not None and self.application_id is not None:
+            from bot.activity.server import open_activity  # its web server is imported only to run it
+
+            token = self.http.token or ""
+            self._activity = await open_activity(
+                self.settings, self.application_id, token, services.sessions, services.config
+            )
         if self.owns_application_setup:
-            await self.sync_commands_if_changed()
+            await sync_if_changed(self.tree, services.database, self.settings.dev_guild_id)
         # The presets' tables ship in the package: every shard process loads them at once.
         services.win_tables.start(Ruleset.preset(name) for name in PRESET_NAMES)
         tune_collector()
@@ -173,30 +182,6 @@ class FarkleBot(commands.AutoShardedBot):
         """Whether this process syncs the command tree and uploads the die emojis: one process does."""
         return self.settings.owns_application_setup
 
-    async def sync_commands_if_changed(self) -> bool:
-        """Sync only when the tree differs from the last synced one: Discord rate-limits syncs."""
-        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        scope = str(guild.id) if guild else "global"
-        payload = await self.command_payload(guild)
-        tree_hash = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        if await command_sync.last_hash(self.services.database, scope) == tree_hash:
-            log.info("Command tree unchanged; not syncing")
-            return False
-        await self.tree.sync(guild=guild)
-        await command_sync.record_hash(self.services.database, scope, tree_hash)
-        log.info("Synced %d commands to %s", len(payload), scope)
-        return True
-
-    async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
-        """The commands as a sync uploads them: with every language's descriptions and choice names."""
-        commands = self.tree.get_commands(guild=guild)
-        translator = self.tree.translator
-        if translator is None:
-            return [command.to_dict(self.tree) for command in commands]
-        return [await command.get_translated_payload(self.tree, translator) for command in commands]
-
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -212,6 +197,8 @@ class FarkleBot(commands.AutoShardedBot):
         await self.in_flight.answered(left())
         if self._awaiting_art is not None:
             self._awaiting_art.cancel()
+        if self._activity is not None:
+            await self._activity.close()
         services = getattr(self, "services", None)  # none when the start failed before building them
         if services is not None:
             await services.tournaments.close()

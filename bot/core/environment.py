@@ -76,6 +76,12 @@ class Settings(BaseSettings):
     # Solve a server's own rules' two-player win tables (master, the Hint's winning chances) in a worker
     # process: minutes of one core per ruleset, once; off, only the presets' (shipped) and stored tables.
     solve_win_tables: bool = True
+    # The table as a Discord Activity (docs/ACTIVITY.md): the port its page and API listen on, which the
+    # developer portal's URL mapping reaches through Discord's proxy. Unset: no Activity.
+    activity_port: int | None = Field(default=None, ge=1, le=65535)
+    activity_host: str = "0.0.0.0"  # every interface: Discord's proxy (or a tunnel) reaches it from outside
+    # The application's OAuth2 client secret: the Activity exchanges a member's sign-in code with it.
+    discord_client_secret: SecretStr | None = None
     game: GameSettings = Field(default_factory=GameSettings)
 
     @field_validator("database_url")
@@ -105,6 +111,12 @@ class Settings(BaseSettings):
             0 <= shard < self.shard_count for shard in self.shard_ids
         ):
             raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1}")
+        return self
+
+    @model_validator(mode="after")
+    def _activity_signs_in(self) -> Settings:
+        if self.activity_port is not None and self.discord_client_secret is None:
+            raise ValueError("ACTIVITY_PORT needs DISCORD_CLIENT_SECRET, the app's OAuth2 client secret")
         return self
 
     @property

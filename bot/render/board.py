@@ -17,7 +17,7 @@ from bot.engine.master import plays_as_expert
 from bot.render.components import Rendered, card, heading, rows
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.render.language import Translator
-from bot.render.layout import Part, Section, Separator, TextDisplay
+from bot.render.layout import Button, Part, Section, Separator, TextDisplay
 from bot.render.levels import with_skill
 from bot.render.parts import game_button, level_name, names, seat_name, team_name, title_block
 from bot.render.turn import last_turn, set_aside_line, turn_rows
@@ -46,7 +46,8 @@ def countdown(deadline: float) -> str:
 # ---------------------------------------------------------------------- lobby
 
 
-def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
+def lobby(snapshot: Snapshot, tr: Translator, more: Sequence[Button] = ()) -> Rendered:
+    """`more`: buttons after Join, Leave, Start and Cancel."""
     rules = snapshot.rules
     lines = [
         f"{'👑 ' if seat.user_id == snapshot.host_id else '• '}{seat_name(seat, tr)}"
@@ -76,13 +77,13 @@ def lobby(snapshot: Snapshot, tr: Translator) -> Rendered:
         title_block(tr.text("🎲 Farkle lobby · {rules} rules", rules=rules_name(rules.name, tr)), *about),
         Separator(),
         TextDisplay("\n\n".join(blocks)),
-        *_lobby_rows(snapshot, tr),
+        *_lobby_rows(snapshot, tr, more),
         TextDisplay(f"-# {footer}"),
     ]
     return card(parts)
 
 
-def _lobby_rows(snapshot: Snapshot, tr: Translator) -> list[Part]:
+def _lobby_rows(snapshot: Snapshot, tr: Translator, more: Sequence[Button]) -> list[Part]:
     """Joining and starting in one row (two with four teams), adding computers in the next."""
     rules = snapshot.rules
     if rules.teams:
@@ -118,7 +119,7 @@ def _lobby_rows(snapshot: Snapshot, tr: Translator) -> list[Part]:
         for seat in snapshot.seats
         if seat.computer is not None
     ]
-    return [*rows([*joins, *controls]), *rows(computers), *rows(removals, width=4)]
+    return [*rows([*joins, *controls, *more]), *rows(computers), *rows(removals, width=4)]
 
 
 # ---------------------------------------------------------------------- board
@@ -192,8 +193,10 @@ def board(
     extra_lines: Sequence[str] = (),
     *,
     watching: bool = False,
+    more: Sequence[Button] = (),
 ) -> Rendered:
-    """A game in play; `extra_lines` go under the turn's numbers (other features' one-liners)."""
+    """A game in play; `extra_lines` go under the turn's numbers (other features' one-liners), `more`
+    buttons after Roll and Bank."""
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
     title = tr.text("🎲 Farkle game · {rules} rules", rules=rules_name(snapshot.rules.name, tr))
@@ -214,7 +217,7 @@ def board(
         Separator(),
         *([TextDisplay(ended.block)] if ended.block else []),
         _with_hint(snapshot, tr, "\n".join(play)),
-        *turn_rows(snapshot, tr, art, watching=watching),
+        *turn_rows(snapshot, tr, art, watching=watching, more=more),
     ]
     recent = recent_lines(snapshot, tr, ended.shown)
     if recent:

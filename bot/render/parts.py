@@ -17,6 +17,9 @@ from bot.sessions.session import SeatView, Snapshot
 
 TITLE_LIMIT = 256
 TEAM_NAMES = (N_("Red"), N_("Blue"), N_("Green"), N_("Yellow"))
+# The "Play at the table" button's id: it names no game (the Activity shows the channel's), so it never
+# changes (`cogs/activity.py` answers it).
+TABLE_BUTTON = "farkle-table"
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"), "master": N_("master")}
 
 
@@ -33,6 +36,11 @@ def game_button(
     """A plain button with the game's custom id: the board edge answers it on any message."""
     ref = ButtonRef(snapshot.game_id, snapshot.seq, action, None if arg is None else str(arg))
     return Button(custom_id=ref.custom_id, label=label, style=style, emoji=emoji, disabled=disabled)
+
+
+def table_button(tr: Translator) -> Button:
+    """ "Play at the table": opens the Activity (`cogs/activity.py`); the same id on every board."""
+    return Button(custom_id=TABLE_BUTTON, label=tr.text("Play at the table"), emoji="🎲")
 
 
 def level_name(level: str, tr: Translator) -> str:

@@ -8,7 +8,7 @@ current player rolls; the "Latest" list leaves out what that block (or the 🔥)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -178,8 +178,14 @@ def bank_label(snapshot: Snapshot, tr: Translator) -> str:
     return tr.text("Bank {points}", points=tr.points(total))
 
 
-def turn_rows(snapshot: Snapshot, tr: Translator, art: DiceArt, *, watching: bool = False) -> list[Part]:
-    """The roll as die buttons in rows of three, then Roll / Piggyback / Bank; for a spectator
+def piggyback_label(dice: int, tr: Translator) -> str:
+    return tr.plural("Piggyback on {count} die", "Piggyback on {count} dice", dice)
+
+
+def turn_rows(
+    snapshot: Snapshot, tr: Translator, art: DiceArt, *, watching: bool = False, more: Sequence[Button] = ()
+) -> list[Part]:
+    """The roll as die buttons in rows of three, then Roll / Piggyback / Bank and `more`; for a spectator
     (`watching`), the roll as one line of faces and how many are picked, with no buttons."""
     turn, preview = snapshot.turn, snapshot.preview
     assert turn is not None and preview is not None
@@ -195,7 +201,7 @@ def turn_rows(snapshot: Snapshot, tr: Translator, art: DiceArt, *, watching: boo
     )
     controls = [roll]
     if turn.piggyback_dice is not None and not turn.roll:
-        label = tr.plural("Piggyback on {count} die", "Piggyback on {count} dice", turn.piggyback_dice)
+        label = piggyback_label(turn.piggyback_dice, tr)
         controls.append(game_button(snapshot, ButtonAction.PIGGYBACK, label))
     can_bank = preview.can_bank or snapshot.bank_all is not None
     bank = game_button(
@@ -205,4 +211,4 @@ def turn_rows(snapshot: Snapshot, tr: Translator, art: DiceArt, *, watching: boo
         style=discord.ButtonStyle.success,
         disabled=not can_bank,
     )
-    return [*rows(dice, width=DICE_PER_ROW), *rows([*controls, bank])]
+    return [*rows(dice, width=DICE_PER_ROW), *rows([*controls, bank, *more])]

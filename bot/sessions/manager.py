@@ -214,14 +214,16 @@ class SessionManager:
 
     # ------------------------------------------------------------------ commands
 
-    async def open_lobby(self, host: Host, rules: Ruleset, table: TableSettings | None = None) -> Outcome:
+    async def open_lobby(
+        self, host: Host, rules: Ruleset, table: TableSettings | None = None, cause: Cause = Cause.COMMAND
+    ) -> Outcome:
         channel_id = host.channel_id
         async with self._opening(channel_id) as existing:
             replacing = existing.revision if existing else self._set_aside.get(channel_id)
             outcome = await self._commands.open_lobby(existing, host, rules, table, replacing)
             if outcome.snapshot is not None:
                 self._set_aside.pop(channel_id, None)
-            return self._publish(outcome, Cause.COMMAND, existing)
+            return self._publish(outcome, cause, existing)
 
     async def join(self, channel_id: int, user_id: int, name: str, team: int | None = None) -> Outcome:
         async with self._in_channel(channel_id) as session:
@@ -253,8 +255,9 @@ class SessionManager:
                 )
             return self._publish(await self._commands.close(session, "ended"), Cause.COMMAND, session)
 
-    async def press(self, press: Press) -> Outcome:
-        """A button on a lobby or board message, as its custom id named it."""
+    async def press(self, press: Press, cause: Cause = Cause.PRESS) -> Outcome:
+        """A button on a lobby or board message, as its custom id named it. The Activity's moves come
+        this way too (`cause`): the same lock, checks, commit and event."""
         action = ButtonAction.parse(press.action)
         if action is None or action is ButtonAction.HINT:
             return Outcome.refuse(NOT_OF_THIS_GAME)
@@ -265,7 +268,7 @@ class SessionManager:
             if session is not None and session.channel_id != press.channel_id:
                 session = None  # a custom id naming another channel's game
             outcome = await self._commands.press(session, press, action)
-            return self._publish(outcome, Cause.PRESS, session)
+            return self._publish(outcome, cause, session)
 
     # ------------------------------------------------------------------ timers and computers
 

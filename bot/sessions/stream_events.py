@@ -23,6 +23,7 @@ class Cause(enum.Enum):
     COMMAND = "command"
     TIMER = "timer"
     COMPUTER = "computer"
+    ACTIVITY = "activity"  # a move from the Activity (`bot.activity`): no interaction answers it
 
     @property
     def answered(self) -> bool:

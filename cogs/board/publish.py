@@ -40,7 +40,8 @@ class Publisher:
 
     def rendered(self, snapshot: Snapshot, *, watching: bool = False) -> Rendered:
         tr = public(self.bot, snapshot.language, snapshot.guild_id)
-        return render(snapshot, tr, self.bot.dice_art, watching=watching)
+        at_the_table = self.bot.settings.activity_port is not None and not watching
+        return render(snapshot, tr, self.bot.dice_art, watching=watching, at_the_table=at_the_table)
 
     def drawn(self, view: View, version: int) -> None:
         """A drawing of `version` landed on `view`; an older one landing last is repaired."""

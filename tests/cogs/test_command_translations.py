@@ -10,6 +10,7 @@ import pytest
 import simcord
 from discord import app_commands
 
+from bot.app.command_sync import command_payload, sync_if_changed
 from bot.engine import PRESET_NAMES
 from bot.services.i18n import CommandTranslator
 from tests.cogs.play import farkle
@@ -34,7 +35,7 @@ def choices(nodes: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any]]]
 
 
 async def payload(env: simcord.Env) -> list[dict[str, Any]]:
-    return await farkle(env).command_payload(None)
+    return await command_payload(farkle(env).tree, None)
 
 
 async def test_every_command_and_option_is_described_in_every_language(env: simcord.Env) -> None:
@@ -75,7 +76,7 @@ async def test_a_changed_translation_is_synced_again(
     env: simcord.Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bot = farkle(env)
-    assert not await bot.sync_commands_if_changed(), "nothing changed since start-up"
+    assert not await sync_if_changed(bot.tree, bot.services.database, None), "nothing changed since start-up"
     translate = CommandTranslator.translate
 
     async def reworded(
@@ -88,5 +89,7 @@ async def test_a_changed_translation_is_synced_again(
         return f"{text}!" if text else text
 
     monkeypatch.setattr(CommandTranslator, "translate", reworded)
-    assert await bot.sync_commands_if_changed(), "only a translation changed: the hash must see it"
+    assert await sync_if_changed(bot.tree, bot.services.database, None), (
+        "only a translation changed: the hash must see it"
+    )
     assert command_syncs(env) == 2

@@ -69,6 +69,26 @@ async def test_server_settings_sent_from_a_dm_are_answered(table: Table) -> None
     assert table.env.errors == []
 
 
+@pytest.mark.parametrize(
+    ("locale", "answer"),
+    [
+        ("en-US", "This works in a server only, not in direct messages."),
+        ("de", "Das geht nur auf einem Server, nicht in Direktnachrichten."),
+    ],
+)
+async def test_reset_leaderboard_in_the_bots_dm_says_it_works_in_a_server(
+    env: simcord.Env, locales: dict[int, str], locale: str, answer: str
+) -> None:
+    """There is no server to manage in a DM: the answer is the other server-only commands' one, in the
+    member's language, not a permission that could never be granted there."""
+    dee = env.create_user("dee")
+    locales[dee.id] = locale
+    result = await dee.slash("farkle reset-leaderboard")
+    assert result.ephemeral and result.response is not None
+    assert result.response.content == answer
+    assert [type(error).__name__ for error in env.errors] == ["NoPrivateMessage"]
+
+
 async def test_leaderboard_pages_pressed_from_a_dm_turn_that_conversation_s_pages(table: Table) -> None:
     user = table.env.create_user("dee")
     note = await user.send_dm("hello")

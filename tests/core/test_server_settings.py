@@ -15,22 +15,15 @@ from bot.services.server_settings import ConfigService, Editor
 from bot.sessions.session import Snapshot, TableSettings
 from bot.storage import Database
 from bot.storage.server_settings import SqlConfigStore
+from tests.fakes import FakeClock
 
 GUILD = 1
 ANA = Editor(10, "ana")
 
 
-class FixedClock:
-    def now(self) -> float:
-        return 1_700_000_000.0
-
-    async def sleep_until(self, deadline: float) -> None:
-        return None
-
-
 def service_on(database: Database, **operator: int) -> ConfigService:
     defaults = GameSettings(_env_file=None, **operator)
-    return ConfigService(SqlConfigStore(database, SETTINGS), defaults, FixedClock())
+    return ConfigService(SqlConfigStore(database, SETTINGS), defaults, FakeClock())
 
 
 @pytest.fixture

@@ -49,6 +49,9 @@ def test_the_largest_game_and_results_fit_in_every_language(language: str) -> No
     board = session.snapshot()
     assert len(board.seats) == 8 and len(board.recent) >= 8
     assert_within_limits(render(board, tr, KEYCAP_ART))
+    at_the_table = render(board, tr, KEYCAP_ART, at_the_table=True)
+    assert_within_limits(at_the_table)
+    assert at_the_table.view.total_children_count == render(board, tr).view.total_children_count + 1
     game = session.game
     assert game is not None
     for seat in session.seats[1:]:

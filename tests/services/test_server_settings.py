@@ -12,20 +12,10 @@ from bot.engine import OPTIONS, PRESET_NAMES, Ruleset, UserFacingError
 from bot.services.server_settings import ConfigService, Editor, option_choices, option_names
 from bot.storage import Database
 from bot.storage.server_settings import AuditEntry, ConfigRow, SqlConfigStore
+from tests.fakes import START, FakeClock
 
 GUILD, OTHER = 1, 2
 ANA = Editor(10, "ana")
-
-
-class FixedClock:
-    def __init__(self) -> None:
-        self.t = 1_700_000_000.0
-
-    def now(self) -> float:
-        return self.t
-
-    async def sleep_until(self, deadline: float) -> None:
-        self.t = max(self.t, deadline)
 
 
 @pytest.fixture
@@ -36,7 +26,7 @@ def store(database: Database) -> SqlConfigStore:
 @pytest.fixture
 def service(store: SqlConfigStore) -> ConfigService:
     defaults = GameSettings(_env_file=None, default_rules="box", turn_timeout=90)
-    return ConfigService(store, defaults, FixedClock())
+    return ConfigService(store, defaults, FakeClock())
 
 
 async def test_a_server_that_changed_nothing_follows_the_bot_defaults(service: ConfigService) -> None:
@@ -167,7 +157,7 @@ async def test_history_names_who_changed_what_newest_first(service: ConfigServic
         ("ben", "hints", "on", "off"),
         ("ana", "hot_dice", "optional", "forced"),
     ]
-    assert entries[0].user_id == ANA.id and entries[0].at == 1_700_000_000.0
+    assert entries[0].user_id == ANA.id and entries[0].at == START
     assert len(await service.history(GUILD, limit=2)) == 2
 
 

@@ -27,21 +27,13 @@ from bot.sessions.stream import GameStream
 from bot.sessions.stream_events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
+from tests.fakes import FakeClock, MemoryReviews, MemorySessions
 from tests.records import player, synthetic
-from tests.sessions.test_review import MemoryReviews
 from tests.sessions.test_review import record as easy_against_expert
-from tests.storage.test_daily_store import attempt as daily_row
+from tests.storage.test_daily import attempt as daily_row
 
 ANA, BEN = 1, 2
 SIX_ONES = (1, 1, 1, 1, 1, 1)
-
-
-class Clock:
-    def now(self) -> float:
-        return 1_000.0
-
-    async def sleep_until(self, deadline: float) -> None:
-        raise AssertionError("nothing sleeps here")
 
 
 def played(rolls: Sequence[Sequence[int]], moves: Sequence[tuple[str, str, tuple[int, ...]]]) -> GameRecord:
@@ -73,7 +65,7 @@ def listened(store: SqlDailyStore) -> tuple[AchievementKeeper, list[Awarded]]:
         assert isinstance(event, Awarded), "the keeper publishes only what it handed out"
         published.append(event)
 
-    return AchievementKeeper(store, Clock(), expert_scores_ten_thousand, publish), published
+    return AchievementKeeper(store, FakeClock(), expert_scores_ten_thousand, publish), published
 
 
 async def reviewed(seed: int) -> tuple[GameRecord, GameReview]:
@@ -250,8 +242,8 @@ async def test_awards_of_a_game_and_of_a_daily_reach_every_subscriber_through_th
     database: Database,
 ) -> None:
     store = SqlDailyStore(database)
-    stream = GameStream(NoAnnouncements())
-    keeper = AchievementKeeper(store, Clock(), expert_scores_ten_thousand, stream.publish)
+    stream = GameStream(MemorySessions())
+    keeper = AchievementKeeper(store, FakeClock(), expert_scores_ten_thousand, stream.publish)
     heard: list[GameEvent] = []
 
     async def listen(event: GameEvent) -> None:
@@ -273,8 +265,3 @@ async def test_awards_of_a_game_and_of_a_daily_reach_every_subscriber_through_th
         (["daily_first"], None, finished),
     ]
     await stream.close()
-
-
-class NoAnnouncements:
-    async def mark_announced(self, game_ids: list[str]) -> None:
-        pass

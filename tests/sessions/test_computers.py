@@ -5,16 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.sessions.computers import ComputerRunner
-
-
-class _NoPause:
-    """A clock whose pauses end at once (the pause between moves is not what is tested here)."""
-
-    def now(self) -> float:
-        return 0.0
-
-    async def sleep_until(self, deadline: float) -> None:
-        await asyncio.sleep(0)
+from tests.fakes import FakeClock
 
 
 async def test_a_wake_just_after_a_task_finished_starts_a_new_one() -> None:
@@ -31,7 +22,7 @@ async def test_a_wake_just_after_a_task_finished_starts_a_new_one() -> None:
             asyncio.get_running_loop().call_soon(runner.wake, game_id)
         return False
 
-    runner = ComputerRunner(_NoPause(), 0.0, step)
+    runner = ComputerRunner(FakeClock(), 0.0, step)  # no pause: not what is tested here
     runner.wake("g1")
     for _ in range(10):
         await asyncio.sleep(0)

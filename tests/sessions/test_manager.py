@@ -8,7 +8,6 @@ from collections.abc import Sequence
 import pytest
 
 from bot.core.environment import GameSettings
-from bot.core.records import GameRecord, SessionConflict, SessionRow, StoredSession
 from bot.engine import Ruleset, ScriptedDice
 from bot.sessions.commands import OUTDATED
 from bot.sessions.manager import Alarm, SessionManager
@@ -16,104 +15,27 @@ from bot.sessions.outcome import Outcome
 from bot.sessions.requests import Host, Press
 from bot.sessions.session import Snapshot
 from bot.sessions.stream_events import Cause, GameChanged, GameEvent, GamesRestored
+from tests.fakes import START, FakeClock, MemorySessions, settle
 from tests.solved import solved_cache
 
 CHANNEL, GUILD = 100, 1
 ANA, BEN, CY = 11, 12, 13
 NAMES = {ANA: "ana", BEN: "ben", CY: "cy"}
 NOT_SAVED = "I couldn't save that, so nothing changed: please try again."
-START = 1_767_225_600.0
-
-
-class FakeClock:
-    """Time stands still until `advance`; sleepers wake on each tick and check the time again."""
-
-    def __init__(self) -> None:
-        self._now = START
-        self._tick = asyncio.Event()
-
-    def now(self) -> float:
-        return self._now
-
-    async def sleep_until(self, deadline: float) -> None:
-        while self._now < deadline:
-            await self._tick.wait()
-
-    async def advance(self, seconds: float) -> None:
-        self._now += seconds
-        tick, self._tick = self._tick, asyncio.Event()
-        tick.set()
-        await settle()
-
-
-async def settle() -> None:
-    """Let woken timers run to their next wait (each step is a handful of awaits)."""
-    for _ in range(100):
-        await asyncio.sleep(0)
-
-
-class MemoryStore:
-    """Sessions as the JSON a real store would keep, each write a compare-and-set on the row's revision;
-    `failures` makes the next writes raise."""
-
-    def __init__(self) -> None:
-        self.rows: dict[int, str] = {}
-        self.revisions: dict[int, int] = {}
-        self.archived: dict[str, GameRecord] = {}
-        self.announced: set[str] = set()
-        self.failures = 0
-
-    async def save(self, row: SessionRow, finished: GameRecord | None = None) -> int:
-        await asyncio.sleep(0)  # a real store gives the event loop a turn while it writes
-        self._maybe_fail()
-        if self.revisions.get(row.channel_id) != row.revision:
-            raise SessionConflict("moved on")
-        self.rows[row.channel_id] = row.state
-        self.revisions[row.channel_id] = (row.revision or 0) + 1
-        if finished is not None:
-            self.archived.setdefault(finished.game_id, finished)
-        return self.revisions[row.channel_id]
-
-    async def delete(self, channel_id: int, revision: int | None) -> None:
-        await asyncio.sleep(0)
-        self._maybe_fail()
-        if self.revisions.get(channel_id) != revision:
-            raise SessionConflict("moved on")
-        self.rows.pop(channel_id, None)
-        self.revisions.pop(channel_id, None)
-
-    async def load_all(self) -> list[StoredSession]:
-        return [stored for channel in sorted(self.rows) if (stored := await self.load(channel))]
-
-    async def load(self, channel_id: int) -> StoredSession | None:
-        if channel_id not in self.rows:
-            return None
-        return StoredSession(channel_id, GUILD, self.rows[channel_id], self.revisions.get(channel_id, 0))
-
-    async def unannounced(self) -> list[GameRecord]:
-        return [record for game_id, record in self.archived.items() if game_id not in self.announced]
-
-    async def mark_announced(self, game_ids: list[str]) -> None:
-        self.announced.update(game_ids)
-
-    def _maybe_fail(self) -> None:
-        if self.failures:
-            self.failures -= 1
-            raise OSError("disk I/O error")
 
 
 class Harness:
     def __init__(self) -> None:
         self.clock = FakeClock()
-        self.store = MemoryStore()
+        self.store = MemorySessions(GUILD)
         self.scripts: list[list[tuple[int, ...]]] = []
         self.heard: list[Outcome] = []
         self.manager = SessionManager(
             store=self.store,
             clock=self.clock,
             settings=GameSettings(_env_file=None, computer_pause=0),
-            policies=solved_cache(),
             dice=lambda: ScriptedDice(self.scripts.pop(0) if self.scripts else [], seed=1),
+            policies=solved_cache(),
         )
 
         async def listen(event: GameEvent) -> None:
@@ -446,9 +368,7 @@ async def test_restore_sets_a_damaged_row_aside_and_brings_back_the_rest(
     ok(await h.press(ANA, "roll"))
     h.store.rows[CHANNEL + 1] = h.store.rows[CHANNEL].replace('"seats"', '"seatz"')
     h.store.rows[CHANNEL + 2] = "{not json"
-    fresh = SessionManager(
-        store=h.store, clock=h.clock, settings=GameSettings(_env_file=None), policies=solved_cache()
-    )
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
 
     restored = await fresh.restore()
 
@@ -464,9 +384,7 @@ async def test_a_restore_reaches_subscribers_before_the_expired_turn_it_plays_ou
     game_id = h.snapshot.game_id
     await h.manager.close()
     await h.clock.advance(3600)  # the bot was down past the turn's deadline
-    fresh = SessionManager(
-        store=h.store, clock=h.clock, settings=GameSettings(_env_file=None), policies=solved_cache()
-    )
+    fresh = SessionManager(store=h.store, clock=h.clock, settings=GameSettings(_env_file=None))
     heard: list[GameEvent] = []
 
     async def slow_listener(event: GameEvent) -> None:

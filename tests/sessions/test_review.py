@@ -17,28 +17,9 @@ from bot.sessions.review import GameReviews, Played
 from bot.sessions.session import no_tables
 from bot.sessions.stream_events import GameEnded, GameEvent, GameReviewed
 from tests.engine.test_review import play
+from tests.fakes import MemoryReviews
 
 RULES = Ruleset.preset("classic")
-
-
-class MemoryReviews:
-    """The review store in memory: what was saved, and how often."""
-
-    def __init__(self, *unreviewed: GameRecord) -> None:
-        self.rows: dict[str, ReviewRow] = {}
-        self.saves = 0
-        self.missed = list(unreviewed)
-
-    async def load(self, game_id: str) -> str | None:
-        row = self.rows.get(game_id)
-        return row.review_json if row else None
-
-    async def save(self, row: ReviewRow) -> None:
-        self.saves += 1
-        self.rows.setdefault(row.game_id, row)
-
-    async def unreviewed(self, since: float) -> list[GameRecord]:
-        return [game for game in self.missed if game.ended_at >= since and game.game_id not in self.rows]
 
 
 def record(seed: int) -> GameRecord:

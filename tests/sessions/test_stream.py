@@ -12,7 +12,8 @@ from bot.engine import Ruleset
 from bot.sessions.manager import SessionManager
 from bot.sessions.requests import Host
 from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GameEvent
-from tests.sessions.test_manager import ANA, BEN, CHANNEL, GUILD, Harness, ok, settle
+from tests.fakes import settle
+from tests.sessions.test_manager import ANA, BEN, CHANNEL, GUILD, Harness, ok
 from tests.solved import solved_cache
 
 

@@ -22,20 +22,10 @@ from bot.engine.win.solve import solve_winprob
 from bot.engine.win.tables import WinTables, table_key, unsupported
 from bot.sessions import win_tables
 from bot.sessions.win_tables import WinTableKeeper, shipped_path, solve_in_process
+from tests.fakes import MemoryWinTables
 
 TINY = Ruleset(target=1000)
 ENTRY = Ruleset(target=1000, entry_minimum=500)
-
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.saved: dict[str, bytes] = {}
-
-    async def load(self, table_key: str) -> bytes | None:
-        return self.saved.get(table_key)
-
-    async def save(self, table_key: str, tables: bytes) -> None:
-        self.saved[table_key] = tables
 
 
 class CountingSolver:
@@ -50,7 +40,7 @@ class CountingSolver:
 
 
 async def test_tables_are_solved_once_in_order_stored_then_loaded() -> None:
-    store, solver = MemoryStore(), CountingSolver()
+    store, solver = MemoryWinTables(), CountingSolver()
     keeper = WinTableKeeper(store, solver)
     assert keeper.want(TINY, ENTRY), "on the way"
     assert keeper.want(TINY) and solver.solved == [], "asked twice, queued once; nothing blocks"
@@ -67,7 +57,7 @@ async def test_tables_are_solved_once_in_order_stored_then_loaded() -> None:
 
 
 async def test_damaged_tables_are_solved_again() -> None:
-    store, solver = MemoryStore(), CountingSolver()
+    store, solver = MemoryWinTables(), CountingSolver()
     store.saved[table_key(TINY)] = b"FWT1\x00\x00\x00\x00{}"
     keeper = WinTableKeeper(store, solver)
     keeper.want(TINY)
@@ -81,7 +71,7 @@ async def test_a_failed_solve_is_logged_and_the_next_goes_on(caplog: pytest.LogC
             raise RuntimeError("the solver process stopped")
         return solve_winprob(rules).to_bytes()
 
-    keeper = WinTableKeeper(MemoryStore(), failing_then_fine)
+    keeper = WinTableKeeper(MemoryWinTables(), failing_then_fine)
     with caplog.at_level(logging.ERROR, logger="bot.sessions.win_tables"):
         keeper.want(TINY, ENTRY)
         await keeper.idle()
@@ -91,7 +81,7 @@ async def test_a_failed_solve_is_logged_and_the_next_goes_on(caplog: pytest.LogC
 
 
 async def test_with_solving_off_only_stored_tables_are_used() -> None:
-    store = MemoryStore()
+    store = MemoryWinTables()
     store.saved[table_key(ENTRY)] = solve_winprob(ENTRY).to_bytes()
     keeper = WinTableKeeper(store, None)
     keeper.want(TINY, ENTRY)
@@ -104,19 +94,22 @@ async def test_the_worker_process_solves_and_a_shutdown_stops_it() -> None:
     data = await solve_in_process(TINY)
     assert data == solve_winprob(TINY).to_bytes()
 
-    keeper = WinTableKeeper(MemoryStore(), solve_in_process)
+    solving = asyncio.Event()
+
+    async def solve_in_a_worker(rules: Ruleset) -> bytes:
+        solving.set()  # this test runs again once the solve waits for its worker, started by then
+        return await solve_in_process(rules)
+
+    keeper = WinTableKeeper(MemoryWinTables(), solve_in_a_worker)
     keeper.want(Ruleset(target=8000))  # seconds of CPU after the worker starts: stopped long before
-    for _ in range(200):
-        await asyncio.sleep(0.05)
-        if multiprocessing.active_children():
-            break
+    await solving.wait()
     assert multiprocessing.active_children(), "the solve runs in its own process"
     await keeper.close()
     assert not multiprocessing.active_children(), "closing the bot stops the solver"
 
 
 async def test_a_fresh_install_has_every_presets_tables_at_once_without_solving() -> None:
-    store = MemoryStore()
+    store = MemoryWinTables()
     keeper = WinTableKeeper(store, None)  # solving off, nothing stored: the package's tables alone
     presets = [Ruleset.preset(name) for name in PRESET_NAMES]
     keeper.start(presets)
@@ -136,7 +129,7 @@ async def test_shipped_tables_stay_in_their_files_until_a_game_reads_them(
     monkeypatch.setattr(
         winprob, "win_game", lambda rules, margin: laid_out.append(rules) or win_game(rules, margin)
     )
-    keeper = WinTableKeeper(MemoryStore(), None)
+    keeper = WinTableKeeper(MemoryWinTables(), None)
     keeper.start(Ruleset.preset(name) for name in PRESET_NAMES)
     await keeper.idle()
     for name in PRESET_NAMES:
@@ -159,7 +152,7 @@ async def test_stale_shipped_tables_are_not_used_and_say_so(
     stale.write_bytes(solve_winprob(TINY).to_bytes(compress=False))
     monkeypatch.setattr(win_tables, "shipped_path", lambda preset: stale)
     classic = Ruleset.preset("classic")
-    keeper = WinTableKeeper(MemoryStore(), None)
+    keeper = WinTableKeeper(MemoryWinTables(), None)
     keeper.start([classic])
     await keeper.idle()
     assert not keeper.ready(classic)

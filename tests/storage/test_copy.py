@@ -21,6 +21,7 @@ from bot.storage import Database, open_database
 from bot.storage.copy import CopyRefused, copy_database
 from bot.storage.server_settings import SqlConfigStore
 from bot.storage.win_tables import SqlWinTableStore
+from tests.fakes import FakeClock
 from tests.storage.test_results import (
     ANA,
     BEN,
@@ -42,14 +43,6 @@ from tests.storage.test_results import (
 PERIODS: tuple[Period, ...] = ("all", "30d")
 
 
-class Clock:
-    def now(self) -> float:
-        return NOW
-
-    async def sleep_until(self, deadline: float) -> None:
-        return None
-
-
 async def with_history(path: Path) -> Database:
     """Every kind of row a bot that ran for a while has: games, ties, sessions, config, its log, caches."""
     db, _ = await open_database(DatabaseUrl.of_path(path))
@@ -62,7 +55,7 @@ async def with_history(path: Path) -> Database:
         ),
         synthetic("g3", player(CY, won=True, points=2_000), player(DEE, points=2_000)),
     )
-    config = ConfigService(SqlConfigStore(db, SETTINGS), GameSettings(_env_file=None), Clock())
+    config = ConfigService(SqlConfigStore(db, SETTINGS), GameSettings(_env_file=None), FakeClock(NOW))
     await config.set_option(GUILD, Editor(ANA, "ana"), "target", "5000")
     await config.save_named(GUILD, Editor(ANA, "ana"), "quick")
     await SqlWinTableStore(db).save("classic", bytes(range(256)) * 4)
@@ -98,7 +91,7 @@ async def test_a_copy_reads_the_same_leaderboards_on_postgresql(ends: tuple[Data
     blob = text("SELECT tables FROM win_tables")
     assert await target.read(lambda c: c.execute(blob).scalar()) == bytes(range(256)) * 4
     # The change log numbers on after the copied entries.
-    service = ConfigService(SqlConfigStore(target, SETTINGS), GameSettings(_env_file=None), Clock())
+    service = ConfigService(SqlConfigStore(target, SETTINGS), GameSettings(_env_file=None), FakeClock(NOW))
     await service.set_option(GUILD, Editor(BEN, "ben"), "target", "6000")
     assert [entry.new for entry in await service.history(GUILD)][:2] == ["6000", "quick"]
 

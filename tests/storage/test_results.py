@@ -434,7 +434,7 @@ async def test_win_rate_needs_the_minimum_games(four_players: Database) -> None:
     ranked = await board(four_players, "win_rate", min_games=2)
     assert [name for _, name in ranked] == ["ana", "ben", "cy", "dee"]
     assert await rank_of(four_players, GUILD, EVE, "win_rate", "all", now=NOW, min_games=2) is None
-    # Storage applies the minimum it is given; the service picks it per board (tests/storage/test_numbers.py).
+    # Storage applies the minimum it is given; the service picks it per board (tests/services/test_stats.py).
     assert "eve" not in [name for _, name in await board(four_players, "wins", min_games=2)]
     assert await board(four_players, "win_rate", min_games=4) == []
     assert await board(four_players, "win_rate", min_games=3) == [(1, "ana")]

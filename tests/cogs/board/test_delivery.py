@@ -8,17 +8,8 @@ from typing import cast
 
 import discord
 
-from bot.core.clock import Clock as BotClock
 from cogs.board.delivery import SWEEP_EVERY, TOKEN_LIFETIME, Delivery
-
-
-class Clock:
-    """The time the tokens are read at (the delivery sleeps on nothing)."""
-
-    at = 1000.0
-
-    def now(self) -> float:
-        return self.at
+from tests.fakes import FakeClock
 
 
 class Pressed:
@@ -27,17 +18,17 @@ class Pressed:
     id = 1
 
 
-def test_expired_tokens_are_let_go_and_their_conversations_still_known() -> None:
+async def test_expired_tokens_are_let_go_and_their_conversations_still_known() -> None:
     """Every token holds its interaction (the press, its member, its message): a bot in many
     conversations kept one for each of them, for the life of the process, long after it expired."""
-    clock = Clock()
-    delivery = Delivery(cast(BotClock, clock))
+    clock = FakeClock()
+    delivery = Delivery(clock)
     pressed = [Pressed() for _ in range(3)]
     for channel_id, interaction in enumerate(pressed):
         delivery.hold(channel_id, cast(discord.Interaction, interaction))
     held = [weakref.ref(interaction) for interaction in pressed]
     del pressed, interaction
-    clock.at += TOKEN_LIFETIME + SWEEP_EVERY
+    await clock.advance(TOKEN_LIFETIME + SWEEP_EVERY)
     fresh = Pressed()
     delivery.hold(9, cast(discord.Interaction, fresh))
     gc.collect()

@@ -3,66 +3,38 @@ which drawings land on a board."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Collection
-
-from bot.storage.boards import BoardMark, BoardRow
+from bot.storage.boards import BoardMark
 from cogs.board.ledger import Ledger, View
-
-
-class CountingStore:
-    """The ledger's store, in memory, counting its writes."""
-
-    def __init__(self) -> None:
-        self.rows: dict[tuple[str, int, str], BoardRow] = {}
-        self.writes: list[list[BoardMark]] = []
-
-    async def attach(self, row: BoardRow) -> None:
-        self.rows[row.game_id, row.channel_id, row.role] = row
-
-    async def write_marks(self, marks: list[BoardMark]) -> None:
-        self.writes.append(marks)
-        await asyncio.sleep(0)  # a real write gives the loop a turn
-
-    async def load(self, game_ids: Collection[str]) -> list[BoardRow]:
-        return [row for row in self.rows.values() if row.game_id in game_ids]
-
-    async def forget(self, game_id: str, channel_id: int | None = None, role: str = "follow") -> None:
-        self.rows = {key: row for key, row in self.rows.items() if key[0] != game_id}
-
-
-async def _settle() -> None:
-    for _ in range(20):
-        await asyncio.sleep(0)
+from tests.fakes import MemoryBoards, settle
 
 
 async def test_boards_shown_in_a_burst_are_recorded_in_a_few_writes() -> None:
-    store = CountingStore()
+    store = MemoryBoards()
     ledger = Ledger(store)  # type: ignore[arg-type]
     views = [View(f"g{n}", 100 + n, "board", "channel", 900 + n, 1) for n in range(20)]
     for view in views:
         await ledger.attach(view)
     for view in views:
         ledger.shown(view, 2)
-    await _settle()
+    await settle()
     assert sum(len(batch) for batch in store.writes) == 20 and len(store.writes) <= 2, store.writes
 
 
 async def test_a_turn_passing_press_notes_its_board_and_its_ping_as_one_mark() -> None:
-    store = CountingStore()
+    store = MemoryBoards()
     ledger = Ledger(store)  # type: ignore[arg-type]
     board = View("g1", 100, "board", "channel", 900, 1)
     await ledger.attach(board)
     ledger.shown(board, 2)
     assert ledger.pinged(board, 777, 3) is None
     ledger.shown(board, 1)  # a late, older edit: the shown version never moves back
-    await _settle()
+    await settle()
     assert store.writes == [[BoardMark("g1", 100, "board", 2, (777, 3))]]
     assert ledger.pinged(board, 778, 4) == 777, "the previous ping, to delete"
 
 
 async def test_an_older_drawing_landing_last_is_noticed() -> None:
-    ledger = Ledger(CountingStore())  # type: ignore[arg-type]
+    ledger = Ledger(MemoryBoards())  # type: ignore[arg-type]
     board = View("g1", 100, "board", "channel", 900, 1)
     assert [ledger.landed(board, version) for version in (4, 3, 2)] == [False, True, True]
     assert ledger.landed(board, 4) is False, "the repair, the newest again"
@@ -70,7 +42,7 @@ async def test_an_older_drawing_landing_last_is_noticed() -> None:
 
 
 async def test_a_new_games_board_takes_over_its_channel_and_keeps_a_posted_again_boards_ping() -> None:
-    ledger = Ledger(CountingStore())  # type: ignore[arg-type]
+    ledger = Ledger(MemoryBoards())  # type: ignore[arg-type]
     first = View("g1", 100, "board", "channel", 900, 1)
     await ledger.attach(first)
     ledger.pinged(first, 777, 1)

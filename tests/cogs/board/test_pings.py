@@ -73,13 +73,17 @@ class Sent(list[tuple[int, int]]):
             await asyncio.wait_for(self.grew.wait(), at_most)
 
 
-def pinging(bot: FarkleBot, monkeypatch: pytest.MonkeyPatch, takes: float = 0.0) -> tuple[Pings, Sent]:
-    """The pings subscriber, recording (channel, member) for each ping it would send in `takes` seconds."""
+def pinging(
+    bot: FarkleBot, monkeypatch: pytest.MonkeyPatch, held: asyncio.Event | None = None
+) -> tuple[Pings, Sent]:
+    """The pings subscriber, recording (channel, member) for each ping it would send; a ping on its way
+    waits for `held` to be set, when given."""
     sent = Sent()
 
     async def announce(self: Pings, outcome: Outcome) -> None:
         assert outcome.snapshot is not None and outcome.turn_for is not None
-        await asyncio.sleep(takes)
+        if held is not None:
+            await held.wait()
         sent.append((outcome.snapshot.channel_id, outcome.turn_for))
 
     monkeypatch.setattr(Pings, "announce", announce)
@@ -127,12 +131,12 @@ async def test_a_ping_waits_for_every_answer_in_flight_and_keeps_its_channels_or
 async def test_a_ping_goes_out_anyway_when_answers_never_stop(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pings_module, "PING_WAIT", 0.1)
+    monkeypatch.setattr(pings_module, "PING_WAIT", 0.0)  # the wait is over at once
     bot = FarkleBot(settings)
     subscriber, sent = pinging(bot, monkeypatch)
     stuck, busy = await answers_in_flight(bot)
     await subscriber.on_game_event(changed(1, 10))
-    await sent.reach(1)  # PING_WAIT (0.1 s) passed with the answer still in flight
+    await sent.reach(1)  # PING_WAIT passed with the answer still in flight
     assert sent == [(1, 10)]
     stuck.set()
     await asyncio.gather(*busy)
@@ -143,10 +147,15 @@ async def test_a_shutdown_lets_the_pings_on_their_way_finish(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bot = FarkleBot(settings)
-    subscriber, sent = pinging(bot, monkeypatch, takes=0.2)
+    ping_held = asyncio.Event()
+    subscriber, sent = pinging(bot, monkeypatch, ping_held)
     release, busy = await answers_in_flight(bot)
     await subscriber.on_game_event(changed(1, 10))
-    asyncio.get_running_loop().call_soon(release.set)
-    await bot.close()  # waits for the answer in flight, then for its ping
+    closing = asyncio.create_task(bot.close())
+    release.set()
+    await yielded()
+    assert not closing.done(), "the shutdown waits for the answer in flight, then for its ping"
+    ping_held.set()
+    await closing
     assert sent == [(1, 10)]
     await asyncio.gather(*busy)

