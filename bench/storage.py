@@ -48,7 +48,8 @@ from bot.services.stats import StatsService
 from bot.sessions.archive import record_of
 from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews
-from bot.sessions.session import Seat, Session, no_tables
+from bot.sessions.session import Seat, Session
+from bot.sessions.win_tables import no_tables
 from bot.storage import Database, open_database
 from bot.storage.database import sqlalchemy_url
 from bot.storage.reviews import SqlReviewStore

@@ -15,12 +15,14 @@ from discord.ext import commands
 from bot.app.client import FarkleBot
 from bot.app.errors import reply_ephemeral
 from bot.engine.messages import Message
+from bot.engine.skilled import HIGHEST_SKILL, LOWEST_SKILL, skill_level
 from bot.render.choices import matching
 from bot.render.help import help_embed, rules_embed
 from bot.render.words import echo, rules_name
 from bot.services.i18n import for_member, language_of
 from bot.sessions.outcome import Outcome
 from bot.sessions.requests import Host
+from bot.sessions.skill_levels import YOUR_LEVEL
 from cogs.activity import TableButton
 from cogs.board.boards import Boards
 from cogs.board.delivery import board_scope, channel_routes, forced_ephemeral
@@ -139,6 +141,18 @@ class Farkle(
         await self.boards.show(
             interaction, await self.manager.start(interaction.channel_id, interaction.user.id)
         )
+
+    @app_commands.command(description=locale_str("Add a computer at a chosen skill to the lobby (host only)"))
+    @app_commands.describe(skill=locale_str("The skill it plays at, 20 to 100 (default: yours)"))
+    async def computer(
+        self,
+        interaction: discord.Interaction,
+        skill: app_commands.Range[int, LOWEST_SKILL, HIGHEST_SKILL] | None = None,
+    ) -> None:
+        assert interaction.channel_id is not None
+        level = YOUR_LEVEL if skill is None else skill_level(skill)
+        outcome = await self.manager.add_computer(interaction.channel_id, interaction.user.id, level)
+        await self.boards.show(interaction, outcome)
 
     @app_commands.command(
         description=locale_str("End the lobby or game in this channel (host or Manage Messages)")

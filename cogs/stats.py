@@ -123,8 +123,8 @@ class StatsCommands(commands.Cog):
         scope = board_scope(interaction)
         if interaction.guild_id is None:  # a DM or group DM: the member's numbers everywhere
             tr = for_member(interaction)
-            row = await self.bot.services.stats.overall(who.id)
-            embed = stats_embed(who.display_name, row, tr, everywhere=True)
+            row, skill = await self.bot.services.stats.overall(who.id)
+            embed = stats_embed(who.display_name, row, tr, everywhere=True, skill=skill)
         else:
             member_stats = await self.bot.services.stats.member(scope, who.id)
             tr = await self._server_tr(scope)

@@ -366,3 +366,10 @@ def test_a_member_table_left_out_of_the_privacy_page_is_found(tmp_path: Path) ->
     page.write_text("Kept: `player_stats.name`, `games.actions`, `achievements`, `no_such_table`.\n")
     assert tables_named(page) == {"player_stats", "games", "achievements"}
     assert {"daily_attempts", "config_audit"} <= tables_of_members() - tables_named(page)
+
+
+def test_the_architecture_page_is_one_page() -> None:
+    """A map a newcomer reads in one sitting: the depth lives in DESIGN.md."""
+    lines = (ROOT / "docs" / "ARCHITECTURE.md").read_text().splitlines()
+    assert len(lines) <= 250
+    assert max(map(len, lines)) <= 200

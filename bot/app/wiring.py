@@ -84,6 +84,7 @@ async def build_services(
         dice=dice,
         policies=policies,
         win_tables=win_tables,
+        skills=lambda guild_id, user_id: stats.member_skill(guild_id, user_id),  # "your level"; made below
     )
     config = ConfigService(SqlConfigStore(database, SETTINGS), settings.game, clock)
     publish = sessions.events.publish  # the session layer's publisher, handed to its services

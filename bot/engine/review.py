@@ -93,7 +93,8 @@ class PlayerReview:
 
     @property
     def verdict(self) -> Message:
-        """One line on how the player did, by accuracy and mistakes."""
+        """One line on how the player did, by accuracy; it speaks of costly choices only when there were
+        some (`COSTLY`), so it never contradicts the count of costly mistakes beside it."""
         if self.accuracy is None:
             return Message("No decision that mattered.")
         if self.flawless:
@@ -103,7 +104,9 @@ class PlayerReview:
         if self.accuracy >= 0.85:
             return Message("Solid, with a few slips.")
         if self.accuracy >= 0.7:
-            return Message("Shaky: some costly choices.")
+            if self.mistakes:
+                return Message("Shaky: some costly choices.")
+            return Message("Shaky: no single costly choice, but many small slips.")
         return Message("Reckless: the dice deserved better.")
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.core.records import SKILL_MINIMUM
 from bot.engine import LEVELS
 from bot.engine.master import plays_as_expert
 from bot.render.components import Rendered, card, heading, rows
@@ -24,6 +25,7 @@ from bot.render.turn import last_turn, set_aside_line, turn_rows
 from bot.render.words import describe, rules_name
 from bot.sessions.actions import ButtonAction
 from bot.sessions.session import SeatView, Snapshot
+from bot.sessions.skill_levels import YOUR_LEVEL, your_level
 
 RECENT_LINES = 5
 BAR_CELLS = 8
@@ -63,6 +65,13 @@ def lobby(snapshot: Snapshot, tr: Translator, more: Sequence[Button] = ()) -> Re
             most=snapshot.max_players,
         )
     ]
+    if snapshot.host_skill is None and not rules.teams:
+        about.append(
+            tr.text(
+                "🎯 *Your level* plays at normal's skill until the host has {count} decisions reviewed.",
+                count=SKILL_MINIMUM,
+            )
+        )
     if any(seat.computer == "master" for seat in snapshot.seats):
         reason = plays_as_expert(rules, len(snapshot.seats))
         if reason is not None:
@@ -114,6 +123,13 @@ def _lobby_rows(snapshot: Snapshot, tr: Translator, more: Sequence[Button]) -> l
         for level in LEVELS
         if not rules.teams
     ]
+    if not rules.teams:
+        level = tr.text("your level · skill {skill}", skill=your_level(snapshot.host_skill))
+        computers.append(
+            game_button(
+                snapshot, ButtonAction.CPU, tr.text("Add computer: {level}", level=level), arg=YOUR_LEVEL
+            )
+        )
     removals = [
         game_button(snapshot, ButtonAction.UNSEAT, seat_name(seat, tr), emoji="✖️", arg=-seat.user_id)
         for seat in snapshot.seats

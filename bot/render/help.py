@@ -27,6 +27,7 @@ SECTIONS = (
             "farkle join",
             "farkle leave",
             "farkle start",
+            "farkle computer",
             "farkle end",
             "farkle board",
             "farkle watch",

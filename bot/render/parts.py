@@ -8,6 +8,7 @@ from collections.abc import Callable
 from discord import ButtonStyle, PartialEmoji
 
 from bot.engine.messages import N_
+from bot.engine.skilled import SKILL_PREFIX, skill_of_level
 from bot.render.components import ButtonRef
 from bot.render.language import Translator
 from bot.render.layout import Button, TextDisplay
@@ -49,6 +50,9 @@ def level_name(level: str, tr: Translator) -> str:
 
 def computer_name(number: int, level: str, tr: Translator) -> str:
     """A computer as drawn everywhere (board, odds, review, history): "Ordinateur 1 (expert)"."""
+    skill = skill_of_level(level)
+    if skill is not None:  # a computer at a chosen skill: "Computer 2 (skill 72)"
+        return tr.text("Computer {number} (skill {skill})", number=number, skill=skill)
     return tr.text("Computer {number} ({level})", number=number, level=level_name(level, tr))
 
 
@@ -60,14 +64,16 @@ def seat_name(seat: SeatView, tr: Translator) -> str:
     return computer_name(-seat.user_id, seat.computer, tr)
 
 
-STORED_COMPUTER = re.compile(r"Computer (\d{1,2}) \((easy|normal|expert|master)\)")
+STORED_COMPUTER = re.compile(r"Computer (\d{1,2}) \((easy|normal|expert|master|skill (\d{2,3}))\)")
 
 
 def stored_name(name: str, tr: Translator) -> str:
     """A name as a finished game keeps it (history, replay, review): a computer's, stored in English
     ("Computer 1 (master)"), drawn in the reader's language like a seat's."""
     match = STORED_COMPUTER.fullmatch(name)
-    return computer_name(int(match[1]), match[2], tr) if match else capped_name(name)
+    if match is None:
+        return capped_name(name)
+    return computer_name(int(match[1]), SKILL_PREFIX + match[3] if match[3] else match[2], tr)
 
 
 def names(snapshot: Snapshot, tr: Translator) -> Callable[[str | int | None], str]:

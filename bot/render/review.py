@@ -266,9 +266,10 @@ def skill_board_value(given_away: float, decisions: int, tr: Translator) -> str:
 
 
 def skill_qualifying(minimum: int, tr: Translator) -> str:
-    """Who the skill board ranks: members with `minimum` decisions in rated games, in chances to win."""
+    """Who the skill board ranks: members with `minimum` decisions in reviewed games, in chances to win."""
     return tr.text(
-        "Ranks members with {count} decisions or more in rated games (their last {last}, in chances to win).",
+        "Ranks members with {count} decisions or more (their last {last}, in chances to win; games against "
+        "computers count too).",
         count=minimum,
         last=SKILL_DECISIONS,
     )

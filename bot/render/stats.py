@@ -161,9 +161,10 @@ def stats_embed(
     everywhere: bool = False,
     skill: tuple[float, int] | None = None,
 ) -> discord.Embed:
-    """A member's totals on one board, or `everywhere` (every server and conversation, asked in a DM), and
-    their average review accuracy over their last reviewed games (`accuracy`). The card says which games
-    each number counts: totals and rating count rated games, accuracy every reviewed game."""
+    """A member's totals on one board, or `everywhere` (every server and conversation, asked in a DM), their
+    average review accuracy over their last reviewed games (`accuracy`) and their skill, always: the
+    figure, or how many of the decisions it needs they have. The card says which games each number
+    counts: totals and rating count rated games, accuracy and skill every reviewed game."""
     embed = discord.Embed(title=tr.text("📊 {name} at Farkle", name=capped_name(name)), colour=GOLD)
     if everywhere:
         embed.set_footer(text=tr.text("Every server and conversation you played in"))
@@ -183,6 +184,8 @@ def stats_embed(
         )
         embed.add_field(name=tr.text("Review accuracy"), value=shown, inline=False)
         counts.append(tr.text("Review accuracy counts every reviewed game, games against computers too."))
+    embed.add_field(name=tr.term(N_("Skill")), value=skill_value(skill, tr), inline=False)  # render/review.py
+    counts.append(tr.text("Skill counts every decision reviewed in chances to win, against computers too."))
     if row is None:
         empty = (
             tr.text("No rated games yet.") if everywhere else tr.text("No rated games in this server yet.")
@@ -194,7 +197,6 @@ def stats_embed(
         N_("Rated games"): tr.number(row.games),
         N_("Wins"): f"{tr.number(row.wins)} ({tr.percent(row.win_rate, 0)})",
         N_("Rating"): tr.number(round(row.rating)),
-        **({} if everywhere else {N_("Skill"): skill_value(skill, tr)}),  # decisions alone (render/review.py)
         N_("Points banked"): tr.points(row.points),
         N_("Average turn"): tr.points(round(row.average_turn)),
         N_("Best turn"): tr.points(row.best_turn),

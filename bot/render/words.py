@@ -50,10 +50,26 @@ def echo(typed: str) -> str:
 CUSTOM_RULES = N_("custom")
 
 
+# The presets' names are words members read as well as names they type (`/farkle new rules:classic`).
+PRESET_WORDS = {
+    "classic": N_("classic"),
+    "box": N_("box"),
+    "doubling": N_("doubling"),
+    "last-loses": N_("last-loses"),
+    "family": N_("family"),
+}
+
+
 def rules_name(name: str, tr: Translator) -> str:
-    """A ruleset's name as drawn: presets and saved rulesets by the name members type, changed rules
+    """A ruleset's name as drawn: a preset in the reader's language with the name members type after it
+    where they differ ("klassisch (classic)"), saved rulesets by their typed name, changed rules
     ("custom", which nobody types) in the reader's language."""
-    return tr.term(CUSTOM_RULES) if name == "custom" else name
+    if name == "custom":
+        return tr.term(CUSTOM_RULES)
+    word = PRESET_WORDS.get(name)
+    if word is None or tr.term(word) == name:
+        return name
+    return tr.text("{word} ({name})", word=tr.term(word), name=name)
 
 
 def capped_name(display_name: str) -> str:

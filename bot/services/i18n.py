@@ -19,6 +19,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from discord import app_commands
 
+from bot.engine import PRESET_NAMES
 from bot.render.language import ENGLISH, LANGUAGES, SOURCE_LANGUAGE, Translator
 
 DOMAIN = "farkle"
@@ -73,7 +74,8 @@ def for_server(setting: str | None, server_locale: discord.Locale | str | None) 
 class CommandTranslator(app_commands.Translator):
     """Descriptions of commands and options and the names of choices, from the catalogues.
 
-    Command and option names stay English: members and the docs type them.
+    Command and option names stay English: members and the docs type them; so do the presets' names
+    as choices (`/farkle-config preset classic`), which boards name in the reader's language beside them.
     """
 
     _TRANSLATED = frozenset(
@@ -93,6 +95,11 @@ class CommandTranslator(app_commands.Translator):
     ) -> str | None:
         language = language_of(locale)
         if context.location not in self._TRANSLATED or language == SOURCE_LANGUAGE:
+            return None
+        choice = (
+            context.data if context.location is app_commands.TranslationContextLocation.choice_name else None
+        )
+        if isinstance(choice, app_commands.Choice) and choice.value in PRESET_NAMES:
             return None
         text = translator(language).term(string.message)
         return text if text != string.message else None

@@ -16,6 +16,7 @@ from bot.core.clock import Clock
 from bot.core.periods import SeasonLength, Window, season_at, week_at
 from bot.core.records import SKILL_MINIMUM, GameSummary, Metric, Period, Ranked, SeasonPlace, StatsRow
 from bot.engine import Game
+from bot.engine.luck import skill
 from bot.engine.review import GameReview
 from bot.render.stats import PAGE_SIZE
 from bot.sessions.archive import replay
@@ -120,13 +121,25 @@ class StatsService:
 
         return await self._db.read(read)
 
+    async def member_skill(self, guild_id: int, user_id: int) -> int | None:
+        """A member's skill here, rounded (what "Add computer: your level" plays at), None below the
+        minimum of decisions."""
+        measured = await self._db.read(partial(reviews.recent_skill, guild_id=guild_id, user_id=user_id))
+        if measured is None or measured[1] < SKILL_MINIMUM:
+            return None
+        return round(skill(measured[0]))
+
     async def game_accuracy(self, game_id: str) -> dict[int, float | None]:
         """Each seat's review accuracy (0..1) by user id; empty until the game is reviewed."""
         return await self._db.read(partial(reviews.game_accuracy, game_id=game_id))
 
-    async def overall(self, user_id: int) -> StatsRow | None:
-        """A member's numbers over every server and conversation they played in."""
-        return await self._db.read(partial(results.member_overall, user_id=user_id))
+    async def overall(self, user_id: int) -> tuple[StatsRow | None, tuple[float, int] | None]:
+        """A member's numbers over every server and conversation they played in, and their skill there."""
+
+        def read(connection: Connection) -> tuple[StatsRow | None, tuple[float, int] | None]:
+            return results.member_overall(connection, user_id), reviews.skill_everywhere(connection, user_id)
+
+        return await self._db.read(read)
 
     async def history(self, guild_id: int, channel_id: int | None) -> list[GameSummary]:
         return await self._db.read(partial(results.recent_games, guild_id=guild_id, channel_id=channel_id))

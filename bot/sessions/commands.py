@@ -11,12 +11,14 @@ from bot.core.clock import Clock
 from bot.engine import LEVELS, DiceSource, Event, Game, IllegalAction, Ruleset
 from bot.engine.history import Removed, TimedOut, TurnStarted
 from bot.engine.messages import Listing, Message
+from bot.engine.skilled import HIGHEST_SKILL, LOWEST_SKILL, skill_of_level
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.banking import banking_keep
 from bot.sessions.outcome import Outcome
 from bot.sessions.registry import GameRegistry
 from bot.sessions.requests import Host, Press
 from bot.sessions.session import Seat, Session, TableSettings, new_game_id
+from bot.sessions.skill_levels import MemberSkill, chosen_level, no_skill
 from bot.sessions.unit_of_work import UnitOfWork
 
 OUTDATED = Message(
@@ -36,12 +38,14 @@ class GameCommands:
         clock: Clock,
         dice: Callable[[], DiceSource],
         default_table: TableSettings,
+        skills: MemberSkill = no_skill,
     ) -> None:
         self._uow = uow
         self._games = games
         self._clock = clock
         self._dice = dice
         self.default_table = default_table
+        self._skills = skills
 
     # ------------------------------------------------------------------ lobby
 
@@ -67,6 +71,7 @@ class GameCommands:
             rules=rules,
             table=table or self.default_table,
             revision=replacing,
+            host_skill=await self._skills(host.guild_id, host.user_id),
         )
         if not rules.teams:
             session.seats.append(Seat(host.user_id, host.name))
@@ -108,6 +113,7 @@ class GameCommands:
             return await self.close(session, "empty")
         if user_id == session.host_id:
             session.host_id = humans[0]
+            session.host_skill = await self._skills(session.guild_id, humans[0])
         return await self._uow.commit(session, [])
 
     async def start(self, session: Session, user_id: int) -> Outcome:
@@ -140,16 +146,30 @@ class GameCommands:
         session.stage, session.end_reason = "closed", reason
         return await self._uow.commit(session, [])
 
-    async def _add_computer(self, session: Session, user_id: int, level: str) -> Outcome:
+    async def add_computer(self, session: Session, user_id: int, choice: str) -> Outcome:
+        """A computer of a named level, at a chosen skill ("skill:72") or at the host's ("your")."""
         if user_id != session.host_id:
             return Outcome.refuse(Message("Only the host can add computer players."))
-        if level not in LEVELS:
-            return Outcome.refuse(Message("Computer levels are {levels}.", levels=Listing(LEVELS, "and")))
+        level = chosen_level(choice, session.host_skill)
+        if level is None:
+            return Outcome.refuse(
+                Message(
+                    "Computer levels are {levels}, or a skill from {lowest} to {highest}.",
+                    levels=Listing(LEVELS, "and"),
+                    lowest=LOWEST_SKILL,
+                    highest=HIGHEST_SKILL,
+                )
+            )
         if len(session.seats) >= session.max_players:
             return Outcome.refuse(_full(session))
         taken = {-seat.user_id for seat in session.seats if seat.computer}
         number = next(n for n in range(1, len(taken) + 2) if n not in taken)  # a removed one's number is free
-        name = Message("Computer {number} ({level})", number=number, level=level)  # drawn translated
+        skill = skill_of_level(level)
+        name = (  # drawn translated
+            Message("Computer {number} ({level})", number=number, level=level)
+            if skill is None
+            else Message("Computer {number} (skill {skill})", number=number, skill=skill)
+        )
         session.seats.append(Seat(-number, str(name), computer=level))
         return await self._uow.commit(session, [])
 
@@ -232,7 +252,7 @@ class GameCommands:
             case ButtonAction.START:
                 return await self.start(session, user_id)
             case ButtonAction.CPU:
-                return await self._add_computer(session, user_id, arg or "normal")
+                return await self.add_computer(session, user_id, arg or "normal")
             case ButtonAction.UNSEAT:
                 return await self._remove_computer(session, user_id, _int(arg))
             case ButtonAction.LEAVE:

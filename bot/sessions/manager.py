@@ -24,9 +24,10 @@ from typing import Literal
 
 from bot.core.clock import Clock
 from bot.core.environment import GameSettings
-from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise, strategy_for
+from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
+from bot.engine.skilled import skill_of_level
 from bot.engine.win.tables import WinTables
 from bot.sessions.actions import ButtonAction
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
@@ -36,11 +37,12 @@ from bot.sessions.policies import PolicyCache
 from bot.sessions.registry import GameRegistry
 from bot.sessions.requests import Host, Press
 from bot.sessions.scheduler import DeadlineScheduler
-from bot.sessions.session import Session, Snapshot, TableSettings, no_tables
+from bot.sessions.session import Session, Snapshot, TableSettings
+from bot.sessions.skill_levels import MemberSkill, computer_strategy, no_skill
 from bot.sessions.stream import DRAIN_SECONDS, GameStream
 from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GamesRestored, Subscriber
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
-from bot.sessions.win_tables import WinTableKeeper
+from bot.sessions.win_tables import WinTableKeeper, no_tables
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,7 @@ class SessionManager:
         dice: Callable[[], DiceSource] | None = None,
         policies: PolicyCache | None = None,
         win_tables: WinTableKeeper | None = None,
+        skills: MemberSkill = no_skill,
     ) -> None:
         self._store = store
         self._clock = clock
@@ -84,6 +87,7 @@ class SessionManager:
             clock,
             dice or (lambda: SeededDice(secrets.randbits(63))),
             TableSettings(settings.turn_timeout, settings.lobby_timeout, settings.max_players),
+            skills,
         )
 
     # ------------------------------------------------------------------ reading
@@ -232,6 +236,13 @@ class SessionManager:
             outcome = await self._commands.join(session, user_id, name, team)
             return self._publish(outcome, Cause.COMMAND, session)
 
+    async def add_computer(self, channel_id: int, user_id: int, level: str) -> Outcome:
+        """`/farkle computer`: a computer of a named level or at a chosen skill ("skill:72") in the lobby."""
+        async with self._in_channel(channel_id) as session:
+            if session is None or session.stage != "lobby":
+                return Outcome.refuse(NO_LOBBY)
+            return self._publish(await self._commands.add_computer(session, user_id, level), Cause.COMMAND)
+
     async def leave(self, channel_id: int, user_id: int) -> Outcome:
         async with self._in_channel(channel_id) as session:
             if session is None or session.stage not in ("lobby", "playing"):
@@ -337,9 +348,12 @@ class SessionManager:
             if session.stage != "playing" or current is None or current.computer is None:
                 return False
             policies = await self._policies.ensure(session.rules)
-            if current.computer == "master" and self._win_tables is not None:
-                self._win_tables.want(session.rules)  # it plays as expert until they exist
-            strategy = strategy_for(current.computer, session.rules, policies, self._tables(session.rules))
+            reads_tables = current.computer == "master" or skill_of_level(current.computer) is not None
+            if reads_tables and self._win_tables is not None:
+                self._win_tables.want(session.rules)  # they play by points until the tables exist
+            strategy = computer_strategy(
+                current.computer, session.rules, policies, self._tables(session.rules)
+            )
             action = strategy.choose(session.game)
             outcome = await self._commands.apply(session, partial(Game.apply, action=action))
             self._publish(outcome, Cause.COMPUTER, session)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from bot.sessions.session import Session, TablesOf, no_tables
+from bot.sessions.session import Session
+from bot.sessions.win_tables import TablesOf, no_tables
 
 
 class GameRegistry:

@@ -26,8 +26,8 @@ from bot.engine.review import GameReview, review
 from bot.engine.win.tables import WinTables
 from bot.sessions.archive import archived
 from bot.sessions.policies import PolicyCache
-from bot.sessions.session import TablesOf
 from bot.sessions.stream_events import GameEnded, GameEvent, GameReviewed
+from bot.sessions.win_tables import TablesOf
 
 log = logging.getLogger(__name__)
 

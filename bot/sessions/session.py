@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -18,9 +18,9 @@ from bot.core.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.history import event_from_row, event_row
 from bot.engine.review import live_chances, solve_next_roll
-from bot.engine.win.tables import WinTables
 from bot.sessions.banking import bank_all
 from bot.sessions.numbers import PlayerNumbers, numbers_of
+from bot.sessions.win_tables import TablesOf, no_tables
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
@@ -37,15 +37,6 @@ ROLLBACK_MEMORY_LEVEL = 4
 FORMAT = 4
 # What format 4 moved out to the board ledger (migration 0015 moved the stored rows' values there).
 _LEDGER_KEYS = ("board_message_id", "ping_message_id", "pinged_turn")
-
-
-# Where a game finds its ruleset's win tables (`WinTableKeeper.tables`): None while there are none.
-TablesOf = Callable[[Ruleset], WinTables | None]
-
-
-def no_tables(rules: Ruleset) -> WinTables | None:
-    """A game outside the live registry shows no chances."""
-    return None
 
 
 def new_game_id() -> str:
@@ -138,6 +129,7 @@ class Snapshot:
     language: str | None = LANGUAGE.default  # the server's language setting when the game was created
     chances: tuple[tuple[int, float], ...] = ()  # live odds: (user id, chance to win), with `live_odds` on
     numbers: tuple[PlayerNumbers, ...] = ()  # once the game is over: each seat's, in seat order
+    host_skill: int | None = None  # the host's skill when the lobby opened (None: not enough decisions)
 
     def name_of(self, player: str | int | None) -> str:
         for seat in self.seats:
@@ -171,6 +163,7 @@ class Session:
     started_at: float | None = None
     ended_at: float | None = None
     dice_start: dict[str, Any] | None = None
+    host_skill: int | None = None  # the host's skill, what "Add computer: your level" plays at
     # The last committed dump(), compressed: it is read back only when the next change can't be saved,
     # and held by every live game meanwhile (2.3 KB of JSON a game; 0.8 KB compressed in ~10 µs).
     saved: bytes | None = field(default=None, repr=False, compare=False)
@@ -251,6 +244,7 @@ class Session:
             "hints": self.table.hints,
             "turn_timeout": self.table.turn_timeout,
             "language": self.table.language,
+            "host_skill": self.host_skill,
         }
         if game is None:
             return Snapshot(**base)
@@ -318,6 +312,7 @@ class Session:
                 "end_reason": self.end_reason,
                 "started_at": self.started_at,
                 "ended_at": self.ended_at,
+                "host_skill": self.host_skill,
             }
         ).decode()
 
@@ -372,6 +367,7 @@ class Session:
             end_reason=data["end_reason"],
             started_at=data["started_at"],
             ended_at=data["ended_at"],
+            host_skill=data.get("host_skill"),  # sessions saved before it have none
             revision=revision,
         )
         session.committed(text)

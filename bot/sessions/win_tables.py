@@ -29,6 +29,13 @@ log = logging.getLogger(__name__)
 SHIPPED = Path(__file__).resolve().parents[1] / "assets" / "win_tables"
 
 Solve = Callable[[Ruleset], Awaitable[bytes]]
+# Where a game finds its ruleset's win tables (`WinTableKeeper.tables`): None while there are none.
+TablesOf = Callable[[Ruleset], WinTables | None]
+
+
+def no_tables(rules: Ruleset) -> WinTables | None:
+    """A game outside the live registry shows no chances."""
+    return None
 
 
 def shipped_path(preset: str) -> Path:

@@ -5,7 +5,9 @@ A review is written once per game id (a second write changes nothing), so a revi
 restart is the one first shown. Accuracy and skill boards and `/farkle stats` count members' seats only
 (not computers), leave out forgotten members and games before a leaderboard reset, like every other board.
 The skill rating averages the chance to win given away by a member's last `SKILL_DECISIONS` decisions
-in rated games (`games.counted`) measured in chances to win, shown from `SKILL_MINIMUM` decisions on.
+measured in chances to win, in any reviewed game (computers across the table too: a decision's cost is
+measured against the best move, whoever the opponent), shown from `SKILL_MINIMUM` decisions on. Only the
+results rating needs games between members (`games.counted`).
 """
 
 from __future__ import annotations
@@ -49,11 +51,14 @@ _BOARD = (
     f"SELECT r.user_id, MAX(p.name) AS name, COUNT(*) AS games, AVG(r.accuracy) AS accuracy {_COUNTED}"
     " AND r.ended_at >= :since AND r.ended_at < :until GROUP BY r.user_id HAVING COUNT(*) >= :min_games"
 )
-# Members' decisions in chances to win in rated games here: what the skill rating and board average.
-_DECIDED = (
+# Members' decisions in chances to win in any reviewed game: what the skill rating and board average.
+_MEMBERS_DECISIONS = (
     "FROM review_decisions d JOIN game_players p ON p.game_id = d.game_id AND p.seat = d.seat"
-    " JOIN games g ON g.game_id = d.game_id WHERE d.guild_id = :guild AND d.measure = 'win'"
-    " AND g.counted = 1 AND p.forgotten = 0"
+    " WHERE d.measure = 'win' AND p.forgotten = 0"
+)
+# ... here, since the server's last leaderboard reset.
+_DECIDED = (
+    f"{_MEMBERS_DECISIONS} AND d.guild_id = :guild"
     " AND d.ended_at > COALESCE((SELECT reset_at FROM leaderboard_resets WHERE guild_id = :guild), -1)"
 )
 _LATEST = "ORDER BY d.ended_at DESC, d.game_id DESC, d.decision DESC"
@@ -136,6 +141,13 @@ def recent_skill(connection: Connection, guild_id: int, user_id: int) -> tuple[f
     here, and how many (None without one)."""
     latest = f"SELECT d.loss AS value {_DECIDED} AND d.user_id = :user {_LATEST}"
     return _average(connection, latest, guild_id, user_id, SKILL_DECISIONS)
+
+
+def skill_everywhere(connection: Connection, user_id: int) -> tuple[float, int] | None:
+    """`recent_skill` over every server and conversation (what `/farkle stats` shows in a DM, where games
+    against the bot's computers are often the only ones): read by the `review_decisions_user` index."""
+    latest = f"SELECT d.loss AS value {_MEMBERS_DECISIONS} AND d.user_id = :user {_LATEST}"
+    return _average(connection, latest, 0, user_id, SKILL_DECISIONS)
 
 
 def _average(

@@ -17,11 +17,13 @@ from discord.ext import commands
 
 from bot.app.errors import reply_ephemeral, report_error
 from bot.engine.messages import N_, Message
+from bot.engine.skilled import HIGHEST_SKILL, LOWEST_SKILL, skill_level
 from bot.render.language import Translator
 from bot.render.tournament import tournament_card, tournament_list
 from bot.render.words import echo
 from bot.services.i18n import for_member
 from bot.sessions.tournament.door import Tournaments
+from bot.sessions.tournament.state import STAND_IN_LEVEL
 from cogs.board.delivery import board_scope
 from cogs.tournament.button import answer_privately
 from cogs.tournament.desk import TournamentDesk
@@ -111,6 +113,7 @@ class TournamentCommands(commands.Cog):
         rounds=locale_str("Swiss only: how many rounds (default: enough for one unbeaten player)"),
         signup_until=locale_str("When sign-up closes, UTC: 2026-12-24 18:00 (default: when the host starts)"),
         deadline=locale_str("Minutes to press Ready once a match opens (default 10)"),
+        stand_in_skill=locale_str("The skill a bye's computer plays at, 20 to 100 (default: normal)"),
     )
     @app_commands.choices(format=FORMAT_CHOICES)
     @app_commands.choices(length=LENGTH_CHOICES)
@@ -125,6 +128,7 @@ class TournamentCommands(commands.Cog):
         rounds: int | None = None,
         signup_until: str | None = None,
         deadline: int = 10,
+        stand_in_skill: app_commands.Range[int, LOWEST_SKILL, HIGHEST_SKILL] | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         tr = for_member(interaction)
@@ -166,6 +170,7 @@ class TournamentCommands(commands.Cog):
             rounds=rounds if format == "swiss" else None,
             match_deadline=deadline * 60,
             signup_until=until,
+            stand_in_level=STAND_IN_LEVEL if stand_in_skill is None else skill_level(stand_in_skill),
         )
         if answer.view is None:
             await answer_privately(interaction, answer, "")

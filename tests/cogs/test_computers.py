@@ -1,20 +1,26 @@
-"""A human plays computer opponents; the Hint button advises the player to move."""
+"""A human plays computer opponents, of a named level or at a chosen skill (the host's own, or a number);
+the Hint button advises the player to move."""
 
 import simcord
 
+from bot.core.records import SKILL_MINIMUM
 from bot.engine import LEVELS, strategy_for
 from bot.render.levels import level_skills
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
+    MakeBot,
     act,
     board_message,
     buttons,
     description,
+    execute,
     field,
     labels,
     press,
+    query,
     read_dice,
     refused,
+    restart,
     title,
 )
 from tests.solved import policies_for
@@ -95,3 +101,95 @@ async def test_each_level_shows_its_measured_skill_where_a_computer_is_added(tab
     for level in LEVELS:
         assert shown[f"cpu:{level}"] == f"Add computer: {level} · skill {round(measured[level])}"
     assert measured["easy"] < measured["normal"] < measured["expert"] <= measured["master"] == 100
+
+
+async def test_the_lobby_offers_a_computer_at_the_hosts_level(table: Table) -> None:
+    """A host without a skill gets normal's, and the lobby says why; a host with one gets theirs."""
+    env, channel, ana = table.env, table.channel, table.ana
+    await ana.slash(channel, "farkle new")
+    lobby = board_message(channel)
+    normal = round(level_skills()["normal"])
+    assert labels(lobby)["cpu:your"] == f"Add computer: your level · skill {normal}"
+    assert "🎯 *Your level* plays at normal's skill until the host has 20 decisions reviewed." in description(
+        lobby
+    )
+    await act(ana, channel, "cpu:your")
+    assert f"Computer 1 (skill {normal})" in field(board_message(channel), "Players (2/8)")
+    await act(ana, channel, "cancel")
+
+    await given_decisions(env, table, ana.id, loss=0.0025)  # skill 100 / (1 + 0.5) = 67
+    await ana.slash(channel, "farkle new")
+    lobby = board_message(channel)
+    assert labels(lobby)["cpu:your"] == "Add computer: your level · skill 67"
+    assert "🎯" not in description(lobby)
+    await act(ana, channel, "cpu:your")
+    assert "Computer 1 (skill 67)" in field(board_message(channel), "Players (2/8)")
+
+
+async def test_a_host_picks_a_computers_skill(table: Table) -> None:
+    channel, ana = table.channel, table.ana
+    await ana.slash(channel, "farkle new")
+    await ana.slash(channel, "farkle computer", skill=72)
+    await ana.slash(channel, "farkle computer")  # no skill: the host's level (normal's, as they have none)
+    players = field(board_message(channel), "Players (3/8)")
+    assert (
+        "Computer 1 (skill 72)" in players
+        and f"Computer 2 (skill {round(level_skills()['normal'])})" in players
+    )
+    answer = await table.ben.slash(channel, "farkle computer", skill=50)
+    assert answer.ephemeral and answer.response is not None
+    assert answer.response.content == "Only the host can add computer players."
+
+
+async def given_decisions(env: simcord.Env, table: Table, user_id: int, *, loss: float) -> None:
+    """Twenty reviewed decisions of one game for the member, each giving away `loss`."""
+    await execute(
+        env,
+        "INSERT INTO games (game_id, guild_id, channel_id, rules, dice_start, actions, started_at, ended_at,"
+        " end_reason, counted, announced) VALUES ('old', :guild, 1, '{}', '{}', '[]', 0, 1, 'won', 0, 1)",
+        guild=table.guild.id,
+    )
+    await execute(
+        env,
+        "INSERT INTO game_players (game_id, seat, user_id, name, computer, team, placement, won, final_bank,"
+        " turns, points, best_turn, farkles, hot_dice) VALUES ('old', 0, :user, 'ana', NULL, NULL, 1, 1, 0,"
+        " 1, 0, 0, 0, 0)",
+        user=user_id,
+    )
+    for decision in range(SKILL_MINIMUM):
+        await execute(
+            env,
+            "INSERT INTO review_decisions VALUES ('old', :decision, 0, :guild, :user, 'win', :loss, 1)",
+            decision=decision,
+            guild=table.guild.id,
+            user=user_id,
+            loss=loss,
+        )
+
+
+async def test_a_computer_at_a_chosen_skill_survives_a_restart_and_is_reviewed(
+    table: Table, dice: Dice, make_bot: MakeBot
+) -> None:
+    env, channel, ana = table.env, table.channel, table.ana
+    dice.script((6, 2))  # ana starts; fair seeded dice after
+    await ana.slash(channel, "farkle new")
+    await ana.slash(channel, "farkle computer", skill=72)
+    await act(ana, channel, "start")
+    rules = the_game(env, channel).rules
+    expert = strategy_for("expert", rules, policies_for(rules), None)
+    for turn in range(400):
+        board = board_message(channel)
+        if title(board).startswith("🏆"):
+            break
+        if turn == 3:
+            await restart(env, make_bot)  # the seat's level is stored with the game
+        action = expert.choose(the_game(env, channel))
+        for position in action.keep:
+            await act(ana, channel, f"die:{position}")
+        await act(ana, channel, action.kind)
+    assert "Computer 1 (skill 72)" in field(board_message(channel), "Final standings")
+    seats = await query(env, "SELECT user_id, computer, decisions FROM review_players ORDER BY seat")
+    assert [(user, computer) for user, computer, _ in seats] == [(ana.id, 0), (-1, 1)]
+    assert seats[1][2] > 0, "the review values the computer's decisions like anyone's"
+    (level,) = await query(env, "SELECT computer FROM game_players WHERE user_id = -1")
+    assert level == ("skill:72",)

@@ -11,6 +11,8 @@ import discord
 import pytest
 import simcord
 
+from bot.core.records import SKILL_MINIMUM
+from bot.engine import strategy_for
 from bot.engine.rules import Ruleset
 from bot.engine.win.tables import TurnValues, WinTables
 from tests.cogs.conftest import Dice, Table
@@ -35,6 +37,7 @@ from tests.cogs.play import (
 )
 from tests.cogs.test_master import flat_tables
 from tests.cogs.test_persistence import finish_quickly
+from tests.solved import policies_for
 
 
 async def finish(table: Table, dice: Dice) -> str:
@@ -232,8 +235,8 @@ async def test_stats_and_the_skill_leaderboard_show_the_skill_rating_from_its_mi
     assert board.response is not None and board.response.embeds[0].title == "🏆 Farkle leaderboard · Skill"
     embed = board.response.embeds[0]
     assert embed.description == (
-        "Nobody is ranked yet.\n\n*Ranks members with 20 decisions or more in rated games (their last 50, "
-        "in chances to win).*"
+        "Nobody is ranked yet.\n\n*Ranks members with 20 decisions or more (their last 50, in chances to "
+        "win; games against computers count too).*"
     )
     assert next(f.value for f in embed.fields if f.name == "You") == "Not ranked yet: 5 of 20 decisions."
     seat, ended = (await query(table.env, "SELECT seat, ended_at FROM review_decisions LIMIT 1"))[0]
@@ -253,3 +256,29 @@ async def test_stats_and_the_skill_leaderboard_show_the_skill_rating_from_its_mi
     board = await table.ana.slash(table.channel, "farkle leaderboard", metric="skill")
     assert board.response is not None
     assert (board.response.embeds[0].description or "").startswith(f"**1.** ana · {shown.split()[0]} over 20")
+
+
+async def test_one_game_against_a_computer_gives_a_skill_and_no_rating(table: Table, dice: Dice) -> None:
+    """Every reviewed decision counts for skill, whoever sits across the table; the rating needs members."""
+    channel, ana = table.channel, table.ana
+    dice.script(ROLL_OFF)  # ana starts; fair seeded dice after
+    await ana.slash(channel, "farkle new")
+    await act(ana, channel, "cpu:normal")
+    await act(ana, channel, "start")
+    game = farkle(table.env).services.sessions._games.in_channel(channel.id).game
+    expert = strategy_for("expert", game.rules, policies_for(game.rules), None)
+    while not title(board_message(channel)).startswith("🏆"):
+        action = expert.choose(game)
+        for position in action.keep:
+            await act(ana, channel, f"die:{position}")
+        await act(ana, channel, action.kind)
+    mine = "SELECT COUNT(*) FROM review_decisions WHERE user_id = :user"
+    (decisions,) = await query(table.env, mine, user=ana.id)
+    assert decisions[0] >= SKILL_MINIMUM, "one whole game gives a member the decisions a skill needs"
+    stats = (await ana.slash(channel, "farkle stats")).response
+    assert stats is not None
+    card = stats.embeds[0]
+    skill = next(f.value or "" for f in card.fields if f.name == "Skill")
+    assert re.fullmatch(r"\d+ \(last \d+ decisions\)", skill), skill
+    assert (card.description or "").startswith("No rated games in this server yet."), "no rating moved"
+    assert await query(table.env, "SELECT COUNT(*) FROM player_stats") == [(0,)]

@@ -292,7 +292,9 @@ async def test_five_player_swiss_of_three_rounds_with_a_computer_stand_in(
 ) -> None:
     for _ in range(9):
         dice.script(*WINNING_GAME)  # the better-placed seat (a member: never the stand-in) wins
-    await admin.slash(table.channel, "farkle tournament new", name="Swiss", format="swiss", rounds=3)
+    await admin.slash(
+        table.channel, "farkle tournament new", name="Swiss", format="swiss", rounds=3, stand_in_skill=60
+    )
     players = {member.id: member for member in members[:5]}
     for member in players.values():
         await press(member, card(table.channel), "join")
@@ -312,6 +314,7 @@ async def test_five_player_swiss_of_three_rounds_with_a_computer_stand_in(
             await press(first, call(thread), "ready")
             if second is None:  # the stand-in is ready at once; the computer Farkles its one turn
                 assert "Computer stand-in" in (thread.name or "")
+                assert "Computer 1 (skill 60)" in "\n".join(texts(board_message(thread))), "the host's choice"
                 await big_turn(first, thread, 5)
             else:
                 await press(second, call(thread), "ready")

@@ -12,7 +12,7 @@ from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Game
 from bot.engine.levels import strategy_for
 from bot.engine.master import win_chances
-from bot.engine.review import GameReview, Move, live_chances, review
+from bot.engine.review import GameReview, Move, PlayerReview, live_chances, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.win.solve import solve_winprob
@@ -144,3 +144,19 @@ def test_live_chances_in_the_final_round_are_the_chance_to_pass_the_leader() -> 
     assert chances is not None
     assert chances[mover] == pytest.approx(policies_for(SMALL).reach.rolling(gap, 6))
     assert chances[leader.id] == pytest.approx(1 - chances[mover])
+
+
+@pytest.mark.parametrize(
+    ("accuracy", "mistakes", "verdict"),
+    [
+        (0.74, 0, "Shaky: no single costly choice, but many small slips."),
+        (0.74, 2, "Shaky: some costly choices."),
+        (0.9, 0, "Solid, with a few slips."),
+        (0.5, 0, "Reckless: the dice deserved better."),
+    ],
+)
+def test_the_verdict_speaks_of_costly_choices_only_when_some_were(
+    accuracy: float, mistakes: int, verdict: str
+) -> None:
+    """A review once said "0 costly mistakes" and then "Shaky: some costly choices"."""
+    assert str(PlayerReview("a", 35, accuracy, mistakes, ()).verdict) == verdict

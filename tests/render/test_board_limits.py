@@ -60,3 +60,23 @@ def test_the_largest_game_and_results_fit_in_every_language(language: str) -> No
     results = session.snapshot()
     assert results.numbers, "results with every player's numbers"
     assert_within_limits(render(results, tr, KEYCAP_ART))
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_fullest_lobby_fits_in_every_language(language: str) -> None:
+    """A member and seven computers at chosen skills (seven removal buttons), every Add-computer button
+    (the four levels and "your level") and the line saying why "your level" is normal's."""
+    session = Session(game_id="f" * 10, guild_id=1, channel_id=2, host_id=10, rules=Ruleset.preset("classic"))
+    computers = [Seat(-n, f"Computer {n} (skill 100)", computer="skill:100") for n in range(1, 8)]
+    session.seats = [Seat(10, "W" * 32), *computers]
+    lobby = render(session.snapshot(), translator(language))
+    assert_within_limits(lobby)
+    labels = [getattr(item, "label", "") or "" for item in lobby.view.walk_parts()]
+    assert (
+        sum(
+            1
+            for label in labels
+            if label.startswith(translator(language).text("Add computer: {level}", level=""))
+        )
+        == 5
+    )

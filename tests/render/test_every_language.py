@@ -26,7 +26,7 @@ from bot.render.help import help_embed, hint_text, rules_embed
 from bot.render.language import LANGUAGES, SOURCE_LANGUAGE, Translator
 from bot.render.replay import replay_card
 from bot.render.review import review_card
-from bot.render.stats import history_embed, replay_lines
+from bot.render.stats import history_embed, replay_lines, stats_embed
 from bot.render.table import render
 from bot.services.i18n import translator
 from bot.sessions.daily.attempt import DailyAttempt
@@ -44,6 +44,7 @@ ENGLISH = (
     "Add computer", "(easy)", "(normal)", "(expert)", "(master)", "custom", "Doesn't score", "Pick dice",
     "Review of game", "Replay of game", "Previous", "Next", "Accuracy", "Turn ", "rolled ", "kept ",
     "Daily challenge", "This turn", "Chances to win", "you win", "Computer levels", "rules ·", "· move",
+    "(skill ", "your level", "Your level", "Skill counts", "Shaky", "small slips", "not yet",
 )  # fmt: skip
 COMPUTER = {"fr": "Computer", "es": "Computer", "pt-BR": "Computer"}  # German says "Computer" too
 
@@ -117,6 +118,11 @@ def every_drawing(tr: Translator, descriptions: dict[str, str]) -> Iterator[obje
     rules, help, hint and the daily board."""
     table = session()
     yield render(table.snapshot(), tr)  # the lobby, with a computer
+    lobby = session()
+    lobby.seats.append(Seat(-2, "Computer 2 (skill 72)", computer="skill:72"))
+    yield render(lobby.snapshot(), tr)  # a computer at a chosen skill; "your level" at normal's, and why
+    yield stats_embed("Alex", None, tr, skill=(0.0021, 50))  # no rated game, a skill from computers
+    yield stats_embed("Alex", None, tr, skill=(0.0, 7), everywhere=True)  # not yet: 7 of 20
     game = play(table, (1, 5, 2, 3, 3, 4), (1, 1, 5, 5), (5, 2, 3, 4, 6, 6), (2, 3, 4, 6, 6))
     yield render(table.snapshot(), tr)  # a turn before its first roll (the roll-off above it)
     table.remember(game.roll("10"))
@@ -147,6 +153,11 @@ def every_drawing(tr: Translator, descriptions: dict[str, str]) -> Iterator[obje
         "win", (PlayerReview("10", 3, 0.5, 1, (worst,)), PlayerReview("-1", 3, 1.0, 0, ())), (worst,)
     )
     yield review_card("abc123", review, names, tr)
+    shaky = GameReview("win", (PlayerReview("10", 35, 0.74, 0, (worst,)),), (worst,))
+    yield review_card("abc123", shaky, names, tr)  # shaky without a costly choice
+    yield history_embed(
+        "—", [GameSummary("abc123", 2, 1_800_000_000, "classic", (("Computer 2 (skill 72)", 500, True),))], tr
+    )
     yield history_embed(
         "—", [GameSummary("abc123", 2, 1_800_000_000, "custom", (("Computer 1 (master)", 500, True),))], tr
     )
@@ -179,7 +190,14 @@ def test_the_scan_sees_english(descriptions: dict[str, str]) -> None:
     """The same scan over the English drawings finds the words it looks for (so it can fail)."""
     tr, catalogue = watched("de")
     shown = spaced(every_drawing(translator("en"), descriptions))
-    assert {"Set aside", "Bank all", "Hot dice", "(master)", "best turn", "farkled"} <= {
-        w for w in ENGLISH if w in shown
-    }
+    assert {
+        "Set aside",
+        "Bank all",
+        "Hot dice",
+        "(master)",
+        "best turn",
+        "farkled",
+        "(skill ",
+        "your level",
+    } | {"Your level", "Skill counts", "small slips", "not yet"} <= {w for w in ENGLISH if w in shown}
     assert tr.text("an id no catalogue has") == "an id no catalogue has" and catalogue.missed

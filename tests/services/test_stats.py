@@ -27,8 +27,8 @@ from bot.sessions.archive import record_of, replay
 from bot.sessions.numbers import numbers_of
 from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews, Played
-from bot.sessions.session import Seat, Session, no_tables
-from bot.sessions.win_tables import shipped_tables
+from bot.sessions.session import Seat, Session
+from bot.sessions.win_tables import no_tables, shipped_tables
 from bot.storage import Database
 from bot.storage.reviews import RECENT_REVIEWS, SqlReviewStore
 from bot.storage.sessions import SqlSessionStore

@@ -22,9 +22,9 @@ from bot.sessions.achievements import (
 from bot.sessions.daily.attempt import DailyAttempt
 from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews, Played
-from bot.sessions.session import no_tables
 from bot.sessions.stream import GameStream
 from bot.sessions.stream_events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed
+from bot.sessions.win_tables import no_tables
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
 from tests.fakes import FakeClock, MemoryReviews, MemorySessions

@@ -14,8 +14,8 @@ from bot.engine.review import GameReview
 from bot.engine.rules import Ruleset
 from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews, Played
-from bot.sessions.session import no_tables
 from bot.sessions.stream_events import GameEnded, GameEvent, GameReviewed
+from bot.sessions.win_tables import no_tables
 from tests.engine.test_review import play
 from tests.fakes import MemoryReviews
 

@@ -1,5 +1,5 @@
-"""The skill rating from stored decisions: a member's last 50 decisions in chances to win in rated games,
-the stated minimum, and the `skill` board's order (least given away first; ties share a rank)."""
+"""The skill rating from stored decisions: a member's last 50 decisions in chances to win in any reviewed
+game, the stated minimum, and the `skill` board's order (least given away first; ties share a rank)."""
 
 from __future__ import annotations
 
@@ -26,21 +26,26 @@ def db(database: Database) -> Database:
 
 
 async def decided(
-    db: Database, game_id: str, losses: dict[int, list[float]], ended_at: float, measure: str = "win"
+    db: Database,
+    game_id: str,
+    losses: dict[int, list[float]],
+    ended_at: float,
+    measure: str = "win",
+    guild: int = GUILD,
 ) -> None:
     """A finished game between these seats whose review gives members' decisions these losses."""
     players = [
         replace(factories.player(user, name=NAMES[user]), computer="expert" if user < 0 else None)
         for user in losses
     ]
-    record = factories.synthetic(game_id, *players, ended_at=ended_at, guild=GUILD)
+    record = factories.synthetic(game_id, *players, ended_at=ended_at, guild=guild)
     assert await db.write(partial(write_record, record=record, rate=rate_game))
     seats = tuple(ReviewedSeat(seat, user, user < 0, 0.9, 10, 0) for seat, user in enumerate(losses))
     members = [
         (seat, user, loss) for seat, (user, mine) in enumerate(losses.items()) if user > 0 for loss in mine
     ]
     decisions = tuple(ReviewedDecision(index, *decision) for index, decision in enumerate(members))
-    row = ReviewRow(game_id, GUILD, ended_at, measure, "{}", seats, decisions)
+    row = ReviewRow(game_id, guild, ended_at, measure, "{}", seats, decisions)
     assert await db.write(partial(reviews.save, row=row))
 
 
@@ -77,12 +82,29 @@ async def test_the_rating_needs_the_minimum_and_ranks_least_given_away_first(db:
     ]
 
 
-async def test_only_the_last_fifty_decisions_of_rated_games_in_chances_count(db: Database) -> None:
+async def test_the_last_fifty_decisions_in_chances_count_games_against_computers_too(db: Database) -> None:
     await decided(db, "old", {ANA: [0.05] * SKILL_DECISIONS, BEN: [0.0]}, NOW - 300)
     await decided(db, "new", {ANA: [0.0] * SKILL_DECISIONS, BEN: [0.0]}, NOW - 200)
     assert await skill_of(db, ANA) == (0.0, SKILL_DECISIONS), "the last fifty: a cold streak passes"
-    await decided(db, "solo", {ANA: [0.5] * 10, COMPUTER: []}, NOW - 100)  # one member: not rated
-    await decided(db, "points", {ANA: [400.0] * 10, BEN: [0.0]}, NOW, measure="turn")
-    assert await skill_of(db, ANA) == (0.0, SKILL_DECISIONS)
+    await decided(db, "points", {ANA: [400.0] * 10, BEN: [0.0]}, NOW - 100, measure="turn")
+    assert await skill_of(db, ANA) == (0.0, SKILL_DECISIONS), "points are not chances"
+    await decided(db, "solo", {ANA: [0.01] * 10, COMPUTER: []}, NOW)  # one member: unrated, but reviewed
+    assert await skill_of(db, ANA) == (pytest.approx(0.002), SKILL_DECISIONS)
     await db.write(partial(forget_member, user_id=ANA))
     assert await skill_of(db, ANA) is None and [row[1] for row in await board(db)] == []
+
+
+async def test_a_game_against_a_computer_gives_a_skill_and_leaves_the_rating_alone(db: Database) -> None:
+    await decided(db, "solo", {CY: [0.005] * SKILL_MINIMUM, COMPUTER: []}, NOW)
+    assert await skill_of(db, CY) == (pytest.approx(0.005), SKILL_MINIMUM)
+    assert await board(db) == [(1, "cy", 0.005, SKILL_MINIMUM)]
+    assert await db.read(partial(results.member_stats, guild_id=GUILD, user_id=CY)) is None, "no rated game"
+
+
+async def test_the_skill_everywhere_reads_every_servers_decisions(db: Database) -> None:
+    await decided(db, "here", {CY: [0.004] * 10, COMPUTER: []}, NOW - 10)
+    await decided(db, "there", {CY: [0.002] * 10, COMPUTER: []}, NOW, guild=GUILD + 1)
+    assert await skill_of(db, CY) == (pytest.approx(0.004), 10)
+    everywhere = await db.read(partial(reviews.skill_everywhere, user_id=CY))
+    assert everywhere == (pytest.approx(0.003), 20)
+    assert await db.read(partial(reviews.skill_everywhere, user_id=ANA)) is None

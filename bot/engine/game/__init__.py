@@ -182,6 +182,11 @@ class Game:
         """Rolls so far this turn (what `turn.rolls` says, without copying the turn)."""
         return self._state.turn.rolls
 
+    def dice_state(self) -> dict[str, JSON]:
+        """Where the game's dice stand (what a saved game keeps of them): computers at a chosen skill draw
+        their choices from it, so a seeded game plays alike without touching the dice."""
+        return self._state.dice.state()
+
     # ------------------------------------------------------------------ saving and restoring
 
     def to_json(self) -> str:

@@ -17,7 +17,6 @@ from bot.sessions.tournament.state import Tournament
 
 log = logging.getLogger(__name__)
 
-STAND_IN_LEVEL = "normal"
 
 TableFor = Callable[[int], Awaitable[TableSettings]]  # a server's table settings, by guild id
 
@@ -76,7 +75,7 @@ class Matches:
         if second == STAND_IN:
             snapshot = opened.snapshot
             await self._games.press(
-                Press(live.place, snapshot.game_id, snapshot.seq, first, "", "cpu", STAND_IN_LEVEL)
+                Press(live.place, snapshot.game_id, snapshot.seq, first, "", "cpu", tournament.stand_in_level)
             )
         else:
             await self._games.join(live.place, second, tournament.name_of(second))

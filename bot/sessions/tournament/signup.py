@@ -10,7 +10,7 @@ from bot.engine import Ruleset
 from bot.engine.messages import Message
 from bot.engine.tournament import FEWEST_ENTRANTS, MOST_ENTRANTS, STAND_IN, Bracket, Format
 from bot.sessions.tournament.book import HOST_ONLY, NO_TOURNAMENT, Answer, Notice, TournamentBook
-from bot.sessions.tournament.state import STAND_IN_NAME, Tournament, new_tournament_id
+from bot.sessions.tournament.state import STAND_IN_LEVEL, STAND_IN_NAME, Tournament, new_tournament_id
 
 MOST_NAME = 100
 DEFAULT_MATCH_DEADLINE = 600
@@ -39,8 +39,10 @@ class SignUp:
         rounds: int | None = None,
         match_deadline: int = DEFAULT_MATCH_DEADLINE,
         signup_until: float | None = None,
+        stand_in_level: str = STAND_IN_LEVEL,
     ) -> Answer:
-        """A new tournament signing up in channel `ids` = (guild, channel, host)."""
+        """A new tournament signing up in channel `ids` = (guild, channel, host); a bye's computer plays
+        at `stand_in_level` (a level, or "skill:NN")."""
         book = self._book
         guild_id, channel_id, host_id = ids
         name = " ".join(name.split())
@@ -69,6 +71,7 @@ class SignUp:
             match_deadline=match_deadline,
             signup_until=signup_until,
             created_at=book.clock.now(),
+            stand_in_level=stand_in_level,
         )
         if not await book.store.create(tournament.row()):
             return Answer.refuse(ALREADY_SIGNING_UP)

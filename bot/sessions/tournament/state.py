@@ -15,6 +15,7 @@ from bot.engine.tournament import STAND_IN, Bracket, Format, Match, Standing
 Stage = Literal["signup", "running", "over", "cancelled"]
 
 
+STAND_IN_LEVEL = "normal"  # the stand-in's level unless the host chose a skill
 STAND_IN_NAME = "Computer stand-in"  # drawn translated (`bot.render.tournament`)
 
 
@@ -55,6 +56,7 @@ class Tournament:
     live: dict[str, LiveMatch] = field(default_factory=dict)
     ended_at: float | None = None
     revision: int = 0
+    stand_in_level: str = STAND_IN_LEVEL  # the computer a bye plays: a level, or "skill:NN"
 
     def name_of(self, user_id: int | None) -> str:
         if user_id is None:
@@ -69,6 +71,7 @@ class Tournament:
         state = {
             "bracket": json.loads(self.bracket.to_json()) if self.bracket else None,
             "live": {key: asdict(match) for key, match in self.live.items()},
+            "stand_in": self.stand_in_level,
         }
         return TournamentRow(
             tournament_id=self.tournament_id,
@@ -116,6 +119,7 @@ class Tournament:
             live={key: LiveMatch(**match) for key, match in state.get("live", {}).items()},
             ended_at=row.ended_at,
             revision=row.revision,
+            stand_in_level=state.get("stand_in", STAND_IN_LEVEL),  # tournaments saved before it: normal
         )
 
     def view(self) -> TournamentView:
