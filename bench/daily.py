@@ -16,8 +16,8 @@ import statistics
 import time
 
 from bot.core.records import GameRecord, PlayerRecord
-from bot.engine import Game, Ruleset, SeededDice, strategy_for
-from bot.engine.daily import DailyGame, expert_score
+from bot.engine import Game, Ruleset, SeededDice, TurnPolicies, strategy_for
+from bot.engine.daily import RULES, DailyGame, expert_score
 from bot.sessions.achievements import game_achievements
 
 DAY = 20_417
@@ -49,7 +49,7 @@ def archived_game() -> GameRecord:
     dice = SeededDice(7)
     start = dice.state()
     game = Game.new(rules, ["1", "2"], dice)
-    expert = strategy_for("expert", rules)
+    expert = strategy_for("expert", rules, TurnPolicies.solve(rules), None)
     while game.result is None:
         game.apply(expert.choose(game))
     players = tuple(
@@ -62,10 +62,11 @@ def archived_game() -> GameRecord:
 
 def main() -> None:
     start = time.perf_counter()
-    expert_score(DAY)
+    policy = TurnPolicies.solve(RULES).on_board
+    expert_score(DAY, policy)
     first = 1000 * (time.perf_counter() - start)
     print(f"expert's score, first day in a process (solves the turn): {first:.0f} ms")
-    later = [best_of(1, lambda day=day: expert_score(day)) for day in range(DAY + 1, DAY + 31)]
+    later = [best_of(1, lambda day=day: expert_score(day, policy)) for day in range(DAY + 1, DAY + 31)]
     print(f"expert's score, each later day (median of 30 days): {1000 * statistics.median(later):.1f} ms")
     text = finished_attempt()
     moves, load = len(json.loads(text)["actions"]), best_of(200, lambda: DailyGame.from_json(text))

@@ -29,7 +29,7 @@ CPU per press is the bot process's CPU time from /proc over the shape (every thr
 presses; each Farkle row is printed against both baselines, side by side.
 
 Run: .venv/bin/python bench/discord_load.py [--games 300,500] [--shapes burst,roll,paced,first-start]
-     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500 [--shapes roll]
+     .venv/bin/python bench/discord_load.py --profile --bot farkle --games 500 [--shapes roll|bank|one]
        (where its time goes)
 """
 
@@ -53,6 +53,7 @@ from loopback.players import BANK, ROLL, Board, FarklePlayers, Move, Players, Tr
 from loopback.profiling import BUCKETS, IDLE, WORKER_THREADS, Profile, describe, from_cprofile, from_stacks
 from loopback.server import CHANNEL_MESSAGE, Interaction, LoopbackDiscord, Outcome
 from percentile import percentile
+from verdict import MEMORY_GAMES, SHAPES, Against, memory_verdict, shape_verdict
 
 BOTS = {"trivial": "loopback.trivial_bot", "message": "loopback.trivial_bot", "farkle": "loopback.run_farkle"}
 BOT_ENV = {"farkle": FARKLE_ENV, "message": {"TRIVIAL_ANSWER": "message"}}
@@ -352,16 +353,22 @@ async def profile_run(
     kind: str, games: int, rounds: int, profiler: str, shape: str = "burst"
 ) -> tuple[Run, Profile]:
     """The burst rounds profiled from the first press to the last answer (not the set-up); for the roll
-    shape, one Roll burst (every game at its first turn's start, as set up)."""
+    shape, one Roll burst (every game at its first turn's start, as set up); for bank, the Bank burst
+    after it; for one, each game's first press, one at a time."""
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as folder:
         output = Path(folder) / "bot.profile"
         async with session(kind, games, {"BENCH_PROFILE": str(output), "BENCH_PROFILER": profiler}) as bench:
             await bench.set_up()
+            if shape == "bank":  # the Roll burst before it, unprofiled
+                await burst_round(bench, bench.press_named(ROLL))
+                await bench.players.prepare(bench.boards, BANK)
             threads = bench.process.thread_cpu()
             bench.process.signal(signal.SIGUSR1)
             presses = Presses()
-            if shape == "roll":
-                presses.add(await burst_round(bench, bench.press_named(ROLL)))
+            if shape in ("roll", "bank"):
+                presses.add(await burst_round(bench, bench.press_named(ROLL if shape == "roll" else BANK)))
+            elif shape == "one":
+                presses.add(await one_at_a_time(bench))
             else:
                 for _ in range(rounds):
                     presses.add(await burst_round(bench))
@@ -430,6 +437,26 @@ def ratios(runs: list[Run]) -> list[str]:
     return lines
 
 
+def verdicts(runs: list[Run]) -> list[str]:
+    """Issue 48's targets (`verdict.py`): each shape of each size against the message bot, and memory."""
+    by_shape = {(run.shape, run.games, run.kind): run for run in runs}
+    lines = []
+    for (shape, games, kind), farkle in by_shape.items():
+        baseline = by_shape.get((shape, games, "message"))
+        if kind != "farkle" or shape not in SHAPES or baseline is None:
+            continue
+        ours, theirs = farkle.presses.latencies_ms(), baseline.presses.latencies_ms()
+        p99 = percentile(ours, 0.99) / percentile(theirs, 0.99)
+        cpu = cpu_per_press_ms(farkle) / cpu_per_press_ms(baseline)
+        lines.append(shape_verdict(Against(shape, games, cpu, p99)))
+    for run in runs:
+        memory = run.memory
+        if run.kind == "farkle" and memory is not None and run.games == MEMORY_GAMES:
+            all_in = max(memory.per_game_kb(memory.started) or 0.0, memory.per_game_kb(memory.played) or 0.0)
+            lines.append(memory_verdict(run.games, all_in, memory.per_game_kb(memory.restored_played)))
+    return lines
+
+
 def print_memory(runs: list[Run]) -> None:
     columns = ("started", "played", "1 burst", "restored", "+ played")
     print(f"\n{'RSS KB per game':16}{'games':>6} {'bot':8}" + "".join(f"{name:>10}" for name in columns))
@@ -488,7 +515,7 @@ async def main(args: argparse.Namespace) -> None:
     if args.profile:
         for kind in kinds:
             rounds = rounds_for(max(games), args.rounds)
-            shape = "roll" if "roll" in shapes else "burst"
+            shape = next((shape for shape in ("one", "bank", "roll") if shape in shapes), "burst")
             run, profile = await profile_run(kind, max(games), rounds, args.profile, shape)
             print(f"\n{kind}:")
             print_latency([run])
@@ -517,6 +544,9 @@ async def main(args: argparse.Namespace) -> None:
     print()
     print_latency(runs)
     print_memory(runs)
+    print()
+    for line in verdicts(runs):
+        print(line)
     for name, cpu in first_minutes.items():
         print(f"  first start, {name}: {cpu:.1f} s of CPU in its first {FIRST_MINUTE:.0f} s (workers too)")
 
@@ -540,7 +570,9 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--games", default="300,500", help="N for the burst shapes, comma-separated")
     parser.add_argument(
-        "--shapes", default="burst,roll,paced,first-start", help="burst, roll, paced, first-start"
+        "--shapes",
+        default="burst,roll,paced,first-start",
+        help="burst, roll, paced, first-start; with --profile also bank (Bank burst), one (one at a time)",
     )
     parser.add_argument(
         "--rounds", type=int, default=0, help="burst rounds (0: enough for 1,000 presses, ≥ 3)"

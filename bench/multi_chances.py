@@ -18,17 +18,17 @@ from percentile import percentile
 
 from bot.engine.dice import SeededDice
 from bot.engine.game import Game
-from bot.engine.multi import PLAYOUTS, chances
+from bot.engine.multi import PLAYOUTS, TurnDraws, chances
+from bot.engine.policies import TurnPolicies
 from bot.engine.review import live_chances
 from bot.engine.rules import Ruleset
 from bot.engine.strategies import Expert
-from bot.engine.win.tables import adopt
 from bot.sessions.win_tables import shipped_tables
 
 
 def turn_starts(rules: Ruleset, players: int, games: int, measure: Callable[[Game], object]) -> list[float]:
     """Milliseconds of CPU `measure` takes at every turn start of `games` seeded expert games."""
-    expert = Expert(rules)
+    expert = Expert(rules, TurnPolicies.solve(rules))
     costs: list[float] = []
     for seed in range(games):
         game = Game.new(rules, [f"p{n}" for n in range(players)], SeededDice(seed))
@@ -48,16 +48,18 @@ def main() -> None:
     classic = Ruleset.preset("classic")
     tables = shipped_tables(classic)
     assert tables is not None, "the classic tables ship in the package"
-    adopt(tables)
-    chances(Game.new(classic, ["a", "b", "c"], SeededDice(0)))  # the turn distribution, solved once
+    box = Ruleset.preset("box")
+    draws = {rules: TurnDraws.of(TurnPolicies.solve(rules), rules) for rules in (classic, box)}  # made once
+
+    def playouts(game: Game) -> dict[str, float] | None:
+        return chances(game, draws[game.rules])
+
     lines = [("2 players, tables (baseline)", "classic", 2, lambda game: live_chances(game, tables))]
-    lines += [(f"{n} players, {PLAYOUTS} playouts", "classic", n, chances) for n in (3, 4, 6)]
-    lines += [(f"3 players, {PLAYOUTS} playouts", "box", 3, chances)]
+    lines += [(f"{n} players, {PLAYOUTS} playouts", "classic", n, playouts) for n in (3, 4, 6)]
+    lines += [(f"3 players, {PLAYOUTS} playouts", "box", 3, playouts)]
     print(f"{'position':34} {'rules':9} {'turns':>6} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}")
     for label, name, players, measure in lines:
         rules = Ruleset.preset(name)
-        if measure is chances:
-            chances(Game.new(rules, ["a", "b", "c"], SeededDice(0)))  # solve its turns before timing
         costs = turn_starts(rules, players, games, measure)
         print(
             f"{label:34} {name:9} {len(costs):6} {percentile(costs, 0.5):7.2f} "

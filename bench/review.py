@@ -27,10 +27,10 @@ from bot.engine import simulate
 from bot.engine.game import Game
 from bot.engine.levels import strategy_for
 from bot.engine.luck import Step, linked, split, turning_point
+from bot.engine.policies import TurnPolicies
 from bot.engine.review import GameReview, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
-from bot.engine.solver import solve
 from bot.engine.win.game import streak_count
 from bot.engine.win.solve import solve_winprob
 from bot.engine.win.tables import WinTables
@@ -38,10 +38,13 @@ from bot.render.chart import chart
 from bot.sessions.win_tables import shipped_tables
 
 
-def long_game(rules: Ruleset, levels: tuple[str, ...], turns: int) -> tuple[Game, dict[str, JSON]]:
+def long_game(
+    rules: Ruleset, policies: TurnPolicies, levels: tuple[str, ...], turns: int
+) -> tuple[Game, dict[str, JSON]]:
     """The first seeded game of these levels lasting at least `turns` turns, and its first dice."""
     players = [f"cpu:{level}:{seat}" for seat, level in enumerate(levels)]
-    strategies = {p: strategy_for(level, rules) for p, level in zip(players, levels, strict=True)}
+    seats = zip(players, levels, strict=True)
+    strategies = {p: strategy_for(level, rules, policies, None) for p, level in seats}
     for seed in range(10_000):
         game = simulate.play(rules, players, strategies, seed)
         if game.turn_number >= turns:
@@ -55,12 +58,14 @@ def cpu_ms(work: Callable[[], object]) -> float:
     return (time.process_time() - began) * 1000
 
 
-def timed(rules: Ruleset, game: Game, start: dict[str, JSON], tables: WinTables | None) -> None:
+def timed(
+    rules: Ruleset, game: Game, start: dict[str, JSON], policies: TurnPolicies, tables: WinTables | None
+) -> None:
     players = [p.id for p in game.players]
-    review(rules, players, start, game.history, tables)  # warm: Numba kernels, caches of the rules
+    review(rules, players, start, game.history, policies, tables)  # warm: Numba kernels, caches of the rules
     replayed = cpu_ms(lambda: Game.replay(rules, players, start, game.history))
-    reviewed = cpu_ms(lambda: review(rules, players, start, game.history, tables))
-    result = review(rules, players, start, game.history, tables)
+    reviewed = cpu_ms(lambda: review(rules, players, start, game.history, policies, tables))
+    result = review(rules, players, start, game.history, policies, tables)
     split_ms = cpu_ms(lambda: split_alone(result, players))
     print(
         f"{result.measure:<5} {len(players)} players {game.turn_number:>4} turns "
@@ -88,9 +93,10 @@ def chart_cost() -> None:
     if tables is None:
         print("chart: no shipped classic tables")
         return
+    policies = TurnPolicies.solve(rules)
     games = [long_game_seed(rules, seed) for seed in range(20)]
     game, start = max(games, key=lambda g: g[0].turn_number)
-    result = review(rules, [p.id for p in game.players], start, game.history, tables)
+    result = review(rules, [p.id for p in game.players], start, game.history, policies, tables)
     names = {p.id: f"Player {n}" for n, p in enumerate(game.players, start=1)}
     chart(result, names)  # warm: Pillow, the font
     walls, cpus, drawn = [], [], b""
@@ -109,7 +115,11 @@ def chart_cost() -> None:
 
 def long_game_seed(rules: Ruleset, seed: int) -> tuple[Game, dict[str, JSON]]:
     players = ["1", "2"]
-    strategies = {"1": strategy_for("easy", rules), "2": strategy_for("normal", rules)}
+    policies = TurnPolicies.solve(rules)  # neither easy nor normal reads them
+    strategies = {
+        "1": strategy_for("easy", rules, policies, None),
+        "2": strategy_for("normal", rules, policies, None),
+    }
     return simulate.play(rules, players, strategies, seed), simulate.first_dice(rules, players, seed).state()
 
 
@@ -119,17 +129,16 @@ def main() -> None:
     parser.add_argument("--solve", action="store_true", help="solve real win tables (minutes)")
     args = parser.parse_args()
     rules = Ruleset.preset("classic").model_copy(update={"target": 20_000})
-    solve(rules, on_board=True)
-    solve(rules, on_board=False)
+    policies = TurnPolicies.solve(rules)
     if args.solve:
         tables = solve_winprob(rules)
     else:
         size, streaks = rules.target // 50, streak_count(rules)
         tables = WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
-    game, start = long_game(rules, ("easy", "normal"), args.turns)
-    timed(rules, game, start, tables)
-    game, start = long_game(rules, ("easy", "normal", "expert"), args.turns)
-    timed(rules, game, start, None)
+    game, start = long_game(rules, policies, ("easy", "normal"), args.turns)
+    timed(rules, game, start, policies, tables)
+    game, start = long_game(rules, policies, ("easy", "normal", "expert"), args.turns)
+    timed(rules, game, start, policies, None)
     chart_cost()
 
 

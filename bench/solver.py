@@ -6,7 +6,7 @@ Run: .venv/bin/python bench/solver.py
 import time
 
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.solver import solve
+from bot.engine.solver import solve_turn
 
 
 def main() -> None:
@@ -15,13 +15,13 @@ def main() -> None:
         rules = Ruleset.preset(name)
         for on_board in (True, False) if rules.entry_minimum else (True,):
             start = time.perf_counter()
-            policy = solve(rules, on_board)  # first solve of this key: scoring tables + induction
+            policy = solve_turn(rules, on_board)  # the first of these rules: scoring tables + induction
             elapsed = time.perf_counter() - start
             board = "on" if on_board else "off"
             print(f"{name:<12} {board:<9} {elapsed:>8.3f} {policy.expected_if_rolling(0, 6):>9.2f}")
     check = Ruleset(straight=None)
     start = time.perf_counter()
-    value = solve(check).expected_if_rolling(0, 6)
+    value = solve_turn(check).expected_if_rolling(0, 6)
     elapsed = time.perf_counter() - start
     print(f"classic without straight (Busche & Neller 446.57): {value:.2f} in {elapsed:.3f} s")
 

@@ -46,8 +46,10 @@ from bot.engine import Game, IllegalAction, Ruleset, SeededDice
 from bot.services.ratings import DEFAULT_MU, DEFAULT_SIGMA, friendly, rate_game
 from bot.services.stats import StatsService
 from bot.sessions.archive import record_of
+from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews
 from bot.sessions.session import Seat, Session
+from bot.sessions.win_tables import no_tables
 from bot.storage import Database, open_database
 from bot.storage.database import sqlalchemy_url
 from bot.storage.reviews import SqlReviewStore
@@ -259,7 +261,8 @@ async def timed(run: Callable[[], Awaitable[object]], repeats: int) -> float:
 
 
 async def bench_leaderboards(db: Database, repeats: int) -> Figures:
-    stats = StatsService(db, FakeClock(NOW), MIN_GAMES, GameReviews(SqlReviewStore(db), lambda event: None))
+    reviews = GameReviews(SqlReviewStore(db), lambda event: None, PolicyCache(), no_tables)
+    stats = StatsService(db, FakeClock(NOW), MIN_GAMES, reviews)
     query = sa.text(  # a member from the middle of the board
         "SELECT user_id FROM player_stats ORDER BY rating DESC"
         " LIMIT 1 OFFSET (SELECT COUNT(*) / 2 FROM player_stats)"

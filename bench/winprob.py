@@ -24,8 +24,9 @@ from bot.engine.dice import ScriptedDice
 from bot.engine.game import Action, Game
 from bot.engine.levels import strategy_for
 from bot.engine.master import win_chances
+from bot.engine.policies import TurnPolicies
 from bot.engine.rules import PRESET_NAMES, Ruleset
-from bot.engine.win.tables import WinTables, adopt, unsupported
+from bot.engine.win.tables import WinTables, unsupported
 from bot.sessions.win_tables import shipped_path
 
 # domsleee/farkle (a solver for cardgames.io's Farkle): 1 = 100, 5 = 50, three of a kind x100 (1s: 1,000),
@@ -36,9 +37,9 @@ PUBLISHED = Ruleset(n_of_a_kind="fixed", three_pairs=1500, straight=2500, end_ru
 PUBLISHED_FIRST_PLAYER = 0.533
 
 
-def decisions(rules: Ruleset, games: int) -> tuple[list[float], list[float], list[float]]:
+def decisions(rules: Ruleset, tables: WinTables, games: int) -> tuple[list[float], list[float], list[float]]:
     """Milliseconds per master decision, per first decision of a turn, per Hint."""
-    master = strategy_for("master", rules)
+    master = strategy_for("master", rules, TurnPolicies.solve(rules), tables)
     every: list[float] = []
     cold: list[float] = []
     hints: list[float] = []
@@ -48,7 +49,7 @@ def decisions(rules: Ruleset, games: int) -> tuple[list[float], list[float], lis
         turn = None
         while game.result is None:
             start = time.perf_counter()
-            win_chances(game)
+            win_chances(game, tables)
             hints.append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
             action: Action = master.choose(game)
@@ -73,8 +74,7 @@ def bench_decisions(games: int) -> None:
         start = time.perf_counter()
         tables = WinTables.from_bytes(shipped_path(name).read_bytes())
         loaded = time.perf_counter() - start
-        adopt(tables)
-        every, cold, hints = decisions(Ruleset.preset(name), games)
+        every, cold, hints = decisions(Ruleset.preset(name), tables, games)
         print(f"{name}: loaded in {loaded * 1000:.0f} ms")
         print(f"  master's decision        {summary(every)}")
         print(f"  the Hint's chances       {summary(hints)}")

@@ -27,16 +27,18 @@ import json
 import math
 import random
 import time
+from functools import cache
 from pathlib import Path
 
 from bot.engine import simulate
 from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.luck import SKILL_HALF, skill
+from bot.engine.policies import TurnPolicies
 from bot.engine.review import review
 from bot.engine.rules import Ruleset
 from bot.engine.skilled import Skilled
 from bot.engine.strategies import Strategy
-from bot.engine.win.tables import WinTables, adopt
+from bot.engine.win.tables import WinTables
 from bot.sessions.win_tables import shipped_tables
 
 ASSETS = Path(__file__).resolve().parents[1] / "bot" / "assets"
@@ -48,19 +50,24 @@ COLDEST, HOTTEST = 2e-4, 0.05  # the temperatures the bisection searches between
 FIT_STEPS = 6
 
 
+@cache
 def classic_tables() -> WinTables:
     tables = shipped_tables(RULES)
     if tables is None:
         raise SystemExit("the classic win tables are missing: run scripts/build_win_tables.py")
-    adopt(tables)
     return tables
+
+
+@cache
+def classic_policies() -> TurnPolicies:
+    return TurnPolicies.solve(RULES)
 
 
 def measure(strategy: Strategy, games: int, seed: int) -> dict[str, float | int]:
     """A player's decisions over `games` games against master: how many, and the chance given away."""
     tables = classic_tables()
     measured, other = "cpu:measured", f"cpu:{OPPONENT}:other"
-    strategies = {measured: strategy, other: strategy_for(OPPONENT, RULES)}
+    strategies = {measured: strategy, other: strategy_for(OPPONENT, RULES, classic_policies(), tables)}
     seeds = random.Random(seed)
     decisions, given_away = 0, 0.0
     for g in range(games):
@@ -68,7 +75,7 @@ def measure(strategy: Strategy, games: int, seed: int) -> dict[str, float | int]
         game_seed = seeds.randrange(2**32)
         game = simulate.play(RULES, players, strategies, game_seed)
         start = simulate.first_dice(RULES, players, game_seed).state()
-        result = review(RULES, players, start, game.history, tables)
+        result = review(RULES, players, start, game.history, classic_policies(), tables)
         mine = [d for d in result.decisions if d.player == measured]
         decisions += len(mine)
         given_away += sum(d.loss for d in mine)
@@ -77,7 +84,10 @@ def measure(strategy: Strategy, games: int, seed: int) -> dict[str, float | int]
 
 
 def at(temperature: float, games: int, seed: int) -> dict[str, float | int]:
-    return {"temperature": temperature, **measure(Skilled(RULES, temperature, classic_tables()), games, seed)}
+    return {
+        "temperature": temperature,
+        **measure(Skilled(RULES, temperature, classic_policies(), classic_tables()), games, seed),
+    }
 
 
 def fit(
@@ -137,7 +147,9 @@ def main() -> None:
     levels = {}
     for level in args.levels.split(","):
         began = time.process_time()
-        levels[level] = measure(strategy_for(level, RULES), args.games, args.seed)
+        levels[level] = measure(
+            strategy_for(level, RULES, classic_policies(), classic_tables()), args.games, args.seed
+        )
         print(level, levels[level], f"{time.process_time() - began:.1f} s CPU", flush=True)
         data = {"rules": "classic", "opponent": OPPONENT, "seed": args.seed, "levels": levels}
         args.out.write_text(json.dumps(data, indent=2) + "\n")  # level by level: a long run keeps its part

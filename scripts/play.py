@@ -53,7 +53,7 @@ from bot.app.emojis import face_image
 from bot.app.logs import setup_logging
 from bot.core.environment import GameSettings, Settings
 from bot.engine import PRESET_NAMES, Ruleset, SeededDice
-from bot.engine.win.tables import adopt
+from bot.engine.win.tables import WinTables
 from bot.render.dice import FACES, emoji_name
 from bot.sessions.win_tables import shipped_tables
 
@@ -137,13 +137,11 @@ def settings_for(database: Path, pause: float) -> Settings:
     )
 
 
-def adopt_shipped_win_tables() -> None:
+def shipped_win_tables() -> list[WinTables]:
     """The presets' shipped win tables, loaded before the bot starts: the bot loads them at start-up off
     the event loop, which on a busy machine outlasts the 5 s SimCord gives a start-up to settle."""
-    for name in PRESET_NAMES:
-        tables = shipped_tables(Ruleset.preset(name))
-        if tables is not None:  # else the bot says they are stale, as always
-            adopt(tables)
+    loaded = (shipped_tables(Ruleset.preset(name)) for name in PRESET_NAMES)
+    return [tables for tables in loaded if tables is not None]  # else the bot says they are stale
 
 
 async def die_faces(bot: FarkleBot) -> dict[str, tuple[str, bytes]]:
@@ -209,8 +207,8 @@ async def play_world(
     `activity_port` (any free one: 0), closed on exit."""
     locale = LOCALES[language]
     activity_port = activity_port or free_port()
-    bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed))
-    await asyncio.to_thread(adopt_shipped_win_tables)
+    tables = await asyncio.to_thread(shipped_win_tables)
+    bot = FarkleBot(settings_for(database, pause), dice=seeded_games(seed), win_tables=tables)
     env = simcord.Env(bot, settle_timeout=SETTLE_PATIENCE, check_errors=False)
     introduce_bot(env, BOT_NAME, AVATAR, starting=datetime.now(UTC))
     timers_follow_the_driver(env)

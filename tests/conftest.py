@@ -11,7 +11,6 @@ import simcord
 
 from bot.app.client import FarkleBot
 from bot.core.environment import GameSettings, Settings
-from bot.engine.win.tables import forget
 
 
 @pytest.fixture(autouse=True)
@@ -25,14 +24,6 @@ def collector_thresholds() -> Iterator[None]:
 
 
 pytest_plugins = ["tests.databases"]
-
-
-@pytest.fixture
-def no_tables() -> Iterator[None]:
-    """Adopted win tables are process-wide: a test that adopts some starts and ends without any."""
-    forget()
-    yield
-    forget()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -29,6 +29,7 @@ from bot.app.wiring import Services, build_services, connect
 from bot.core.clock import Clock
 from bot.core.environment import Settings
 from bot.engine import PRESET_NAMES, DiceSource, Ruleset
+from bot.engine.win.tables import WinTables
 from bot.render.dice import KEYCAP_ART, DiceArt
 from bot.services.i18n import CommandTranslator, for_member, translators
 from bot.sessions.win_tables import Solve, solve_in_process
@@ -83,7 +84,9 @@ class FarkleBot(commands.AutoShardedBot):
         clock: Clock | None = None,
         dice: Callable[[], DiceSource] | None = None,
         win_solver: Solve = solve_in_process,
+        win_tables: Sequence[WinTables] = (),
     ) -> None:
+        """`win_tables`: tables loaded before the start (a tool's), used from set-up on."""
         # Unset, discord.py asks Discord how many shards to run and runs them all here.
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:
@@ -104,6 +107,7 @@ class FarkleBot(commands.AutoShardedBot):
         self.clock: Clock = clock or SystemClock()
         self._dice = dice
         self._win_solver = win_solver
+        self._loaded_tables = tuple(win_tables)
         self.in_flight = AnswersInFlight()
         self.dice_art: DiceArt = KEYCAP_ART  # the die-face emojis once set-up found or made them
         self._awaiting_art: asyncio.Task[None] | None = None
@@ -122,7 +126,11 @@ class FarkleBot(commands.AutoShardedBot):
         translators()  # every catalogue read now: a broken one stops the start, not a game
         await self.tree.set_translator(CommandTranslator())
         self.services = services = await build_services(
-            self.settings, self.clock, dice=self._dice, win_solver=self._win_solver
+            self.settings,
+            self.clock,
+            dice=self._dice,
+            win_solver=self._win_solver,
+            loaded_tables=self._loaded_tables,
         )
         for name in EXTENSIONS:
             await self.load_extension(name)

@@ -18,6 +18,7 @@ from bot.core.clock import Clock
 from bot.core.environment import Settings
 from bot.core.server_settings import SETTINGS
 from bot.engine import DiceSource
+from bot.engine.win.tables import WinTables
 from bot.services.ratings import rate_game
 from bot.services.seasons import SeasonEnded, SeasonKeeper
 from bot.services.server_settings import ConfigService
@@ -61,28 +62,37 @@ class Services:
 
 
 async def build_services(
-    settings: Settings, clock: Clock, *, dice: Callable[[], DiceSource] | None, win_solver: Solve
+    settings: Settings,
+    clock: Clock,
+    *,
+    dice: Callable[[], DiceSource] | None,
+    win_solver: Solve,
+    loaded_tables: Iterable[WinTables] = (),
 ) -> Services:
-    """Open the database (migrating it) and build every service on it, each subscribed where it listens."""
+    """Open the database (migrating it) and build every service on it, each subscribed where it listens;
+    `loaded_tables`: win tables a tool loaded before the start, used from the first press on."""
     database, applied = await open_database(settings.database)
     if applied:
         log.info("Applied migrations %s", applied)
     win_tables = WinTableKeeper(SqlWinTableStore(database), win_solver if settings.solve_win_tables else None)
+    for tables in loaded_tables:
+        win_tables.adopt(tables)
+    policies = PolicyCache(SqlPolicyStore(database))  # the solved turns every computer, Hint and review read
     sessions = SessionManager(
         store=SqlSessionStore(database, rate_game),
         clock=clock,
         settings=settings.game,
         dice=dice,
-        policies=PolicyCache(SqlPolicyStore(database)),
+        policies=policies,
         win_tables=win_tables,
         skills=lambda guild_id, user_id: stats.member_skill(guild_id, user_id),  # "your level"; made below
         offload=asyncio.to_thread,  # the live chances of three or more players
     )
     config = ConfigService(SqlConfigStore(database, SETTINGS), settings.game, clock)
     publish = sessions.events.publish  # the session layer's publisher, handed to its services
-    reviews = GameReviews(SqlReviewStore(database), publish)
+    reviews = GameReviews(SqlReviewStore(database), publish, policies, win_tables.tables)
     stats = StatsService(database, clock, settings.game.min_games_win_rate, reviews)
-    daily = DailyManager(SqlDailyStore(database), clock, publish)
+    daily = DailyManager(SqlDailyStore(database), clock, publish, policies)
     achievements = AchievementKeeper(daily.store, clock, daily.expert, publish)
 
     async def table_for(guild_id: int) -> TableSettings:

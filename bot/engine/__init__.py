@@ -7,6 +7,7 @@ from bot.engine.game.keeps import KeepPreview
 from bot.engine.game.types import Action, GameResult, IllegalAction, PlayerState, TurnState
 from bot.engine.history import Event
 from bot.engine.levels import LEVELS, strategy_for
+from bot.engine.policies import TurnPolicies
 from bot.engine.rules import Ruleset
 from bot.engine.rules.options import OPTIONS, OptionSpec, RulesError
 from bot.engine.rules.presets import PRESET_NAMES
@@ -18,7 +19,7 @@ from bot.engine.scoring import (
     score_dice,
     scoring_options,
 )
-from bot.engine.solver import Decision, TurnPolicy, solve, turn_expected_value
+from bot.engine.solver import Decision, TurnPolicy, solve_turn, turn_expected_value
 from bot.engine.strategies import Advice, Strategy, advise
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "ScriptedDice",
     "SeededDice",
     "Strategy",
+    "TurnPolicies",
     "TurnPolicy",
     "TurnState",
     "UserFacingError",
@@ -52,7 +54,7 @@ __all__ = [
     "is_penalty_roll",
     "score_dice",
     "scoring_options",
-    "solve",
+    "solve_turn",
     "strategy_for",
     "turn_expected_value",
 ]

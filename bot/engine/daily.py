@@ -19,7 +19,7 @@ from bot.engine.errors import UserFacingError
 from bot.engine.messages import Message
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import best_points, score_dice
-from bot.engine.solver import solve
+from bot.engine.solver import TurnPolicy
 
 TURNS = 10
 DAY_SECONDS = 86_400
@@ -182,13 +182,12 @@ class DailyGame:
         return game
 
 
-def expert_score(day: int) -> int:
+def expert_score(day: int, policy: TurnPolicy) -> int:
     """What the `expert` level (the turn solver: most expected points per turn) scores on the day's dice.
 
     Ten solo turns add up, so maximising each turn's expected points is the expert's whole plan.
-    Deterministic; the first call solves the classic turn (a fraction of a second): call it off the loop.
+    Deterministic: `policy` is the turn policy of `RULES` (a game of hundreds of decisions: off the loop).
     """
-    policy = solve(RULES)
     game = DailyGame(day)
     while not game.finished:
         turn = len(game.turns)

@@ -10,35 +10,38 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.engine.master import Master
+from bot.engine.policies import TurnPolicies
 from bot.engine.rules import Ruleset
 from bot.engine.skilled import Calibration, Skilled, skill_of_level
 from bot.engine.strategies import Easy, Expert, Normal, Strategy
-from bot.engine.win.tables import tables_for
+from bot.engine.win.tables import WinTables
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "expert", "master")
 
-
-def _master(rules: Ruleset) -> Strategy:
-    return Master(Expert(rules), tables_for(rules))
-
-
-_LEVEL_CLASSES: dict[str, Callable[[Ruleset], Strategy]] = {
-    "easy": Easy,
-    "normal": Normal,
-    "expert": Expert,
-    "master": _master,
+_Make = Callable[[Ruleset, TurnPolicies, "WinTables | None"], Strategy]
+_LEVEL_CLASSES: dict[str, _Make] = {
+    "easy": lambda rules, policies, tables: Easy(rules),
+    "normal": lambda rules, policies, tables: Normal(rules),
+    "expert": lambda rules, policies, tables: Expert(rules, policies),
+    "master": lambda rules, policies, tables: Master(Expert(rules, policies), tables),
 }
 
 
-def strategy_for(level: str, rules: Ruleset, calibration: Calibration | None = None) -> Strategy:
-    """The computer player of this level for games under `rules` (cheap: solved policies and win tables
-    are cached; master plays as expert where its tables don't reach). A "skill:NN" level needs the
-    `calibration` its temperature is read from."""
+def strategy_for(
+    level: str,
+    rules: Ruleset,
+    policies: TurnPolicies,
+    tables: WinTables | None,
+    calibration: Calibration | None = None,
+) -> Strategy:
+    """The computer player of this level for games under `rules`, playing by the solved turns and win
+    tables handed in (cheap: nothing is solved here; master plays as expert where `tables` don't reach, or
+    are None: not ready). A "skill:NN" level needs the `calibration` its temperature is read from."""
     skill = skill_of_level(level)
     if skill is not None:
         if calibration is None:
             raise ValueError("A computer at a chosen skill needs the skill calibration.")
-        return Skilled(rules, calibration.temperature(skill), tables_for(rules))
+        return Skilled(rules, calibration.temperature(skill), policies, tables)
     if level not in _LEVEL_CLASSES:
         raise ValueError(f"There is no computer level called {level!r}: choose {', '.join(LEVELS)}.")
-    return _LEVEL_CLASSES[level](rules)
+    return _LEVEL_CLASSES[level](rules, policies, tables)

@@ -18,7 +18,7 @@ from bot.engine.moves import keep_action, legal_keeps, may_bank, offered_points,
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import wins_at_once
 from bot.engine.strategies import Expert
-from bot.engine.win.tables import WinTables, table_key, tables_for, unsupported
+from bot.engine.win.tables import WinTables, table_key, unsupported
 
 
 @dataclass(frozen=True)
@@ -69,9 +69,9 @@ def modelled(game: Game, tables: WinTables) -> bool:
     return tables.covers(view.me.bank) and tables.covers(view.others[0].bank)
 
 
-def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None:
-    """The chance to win after each choice the player to move has, or None where the tables don't reach."""
-    tables = tables or tables_for(game.rules)
+def win_chances(game: Game, tables: WinTables | None) -> WinAdvice | None:
+    """The chance to win after each choice the player to move has, or None where the tables don't reach
+    (or there are none yet)."""
     if tables is None or not modelled(game, tables):
         return None
     rules, view = game.rules, turn_view(game)
@@ -104,7 +104,7 @@ def win_chances(game: Game, tables: WinTables | None = None) -> WinAdvice | None
     return WinAdvice(tuple(choices))
 
 
-def chance_to_win(game: Game, tables: WinTables | None = None) -> float | None:
+def chance_to_win(game: Game, tables: WinTables | None) -> float | None:
     """The chance the player to move wins from this moment, playing on as well as possible (their best
     choice's chance), or None where the tables don't reach. A move's cost is this before it minus the
     chance of the choice made (`win_chances`)."""

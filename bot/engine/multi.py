@@ -4,8 +4,8 @@ The two-player win tables solve the game exactly; for three to six players (and 
 module estimates the chance that each player wins if everyone plays as the `expert` computer from here:
 each turn banks by the turn solver's expected-points policy, and a last chance to pass the leader (the
 final round) plays for passing them. A turn is drawn whole from the distribution of what that policy
-banks (solved once per ruleset, `turn_outcomes`), so a playout costs a few NumPy steps per round, for all
-playouts at once.
+banks (`turn_outcomes`, laid out once per ruleset from its turn policies: `TurnDraws`), so a playout
+costs a few NumPy steps per round, for all playouts at once.
 
 The estimate is taken at the start of the turn being played: banks, Farkle streaks and who is owed a turn
 do not change during a turn, so one estimate serves the whole turn (the board caches it per turn). The
@@ -24,15 +24,14 @@ from __future__ import annotations
 import heapq
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from bot.engine.game import Game
-from bot.engine.reach import reach_table
+from bot.engine.policies import TurnPolicies
 from bot.engine.rules import Ruleset
-from bot.engine.solver import roll_outcomes, score_unit, solve
+from bot.engine.solver import TurnPolicy, roll_outcomes, score_unit
 
 PLAYOUTS = 6000
 _MAX_ROUNDS = 400  # a guard: classic games end within ~40 rounds; leftovers go to the leader
@@ -50,11 +49,33 @@ def estimable(rules: Ruleset) -> bool:
     return not rules.teams and rules.end_rule == "highest" and rules.piggyback == "off"
 
 
-@lru_cache(maxsize=64)
-def turn_outcomes(rules: Ruleset, on_board: bool) -> tuple[IntArray, FloatArray]:
+@dataclass(frozen=True)
+class TurnDraws:
+    """What the playouts of one ruleset draw from: its turns on and off the board as tables of equally
+    likely outcomes (quantiles: a turn is drawn with one index), and the chance of passing a leader by
+    gap. Made from the rules' `TurnPolicies` by their owner, once, off the event loop (about a second)."""
+
+    rules: Ruleset
+    on_board: IntArray
+    off_board: IntArray
+    reach: FloatArray  # by gap in units, up to twice the target
+
+    @classmethod
+    def of(cls, policies: TurnPolicies, rules: Ruleset) -> TurnDraws:
+        policies.serve(rules)
+        top = 2 * rules.target // policies.reach.unit + 1
+        return cls(
+            rules,
+            _quantiles(policies.on_board),
+            _quantiles(policies.off_board),
+            policies.reach.rolling_upto(top, 6),
+        )
+
+
+def turn_outcomes(policy: TurnPolicy) -> tuple[IntArray, FloatArray]:
     """`(points, cumulative)`: what a turn banks under the expected-points policy (0 = a Farkle, a negative
-    number = a penalty roll) and the cumulative chances, for drawing turns with `searchsorted`."""
-    policy = solve(rules, on_board)
+    number = a penalty roll) and the cumulative chances."""
+    rules, on_board = policy.rules, policy.on_board
     unit = score_unit(rules)
     outcomes = {n: roll_outcomes(rules, n, unit, prune=True) for n in range(1, 7)}
     limit = None if on_board else rules.entry_roll_limit
@@ -138,11 +159,13 @@ def position(game: Game) -> Position | None:
     )
 
 
-def estimate(at: Position, playouts: int = PLAYOUTS) -> dict[str, float]:
+def estimate(at: Position, draws: TurnDraws, playouts: int = PLAYOUTS) -> dict[str, float]:
     """Each active player's chance to win from this position (the playouts seeded by it)."""
+    if draws.rules != at.rules:
+        raise ValueError(f"These turn draws are not for the {at.rules.name} rules.")
     seed = zlib.crc32(repr((at.rules.key(), at.banks, at.on_board, at.streaks, at.owed)).encode())
     wins = _play_out(
-        at.rules,
+        draws,
         np.array(at.banks, dtype=np.int64),
         np.array(at.on_board),
         np.array(at.streaks, dtype=np.int64),
@@ -153,14 +176,14 @@ def estimate(at: Position, playouts: int = PLAYOUTS) -> dict[str, float]:
     return {player: float(won) for player, won in zip(at.players, wins, strict=True)}
 
 
-def chances(game: Game, playouts: int = PLAYOUTS) -> dict[str, float] | None:
+def chances(game: Game, draws: TurnDraws, playouts: int = PLAYOUTS) -> dict[str, float] | None:
     """`estimate` of the game's `position`; None where it has none."""
     at = position(game)
-    return estimate(at, playouts) if at is not None else None
+    return estimate(at, draws, playouts) if at is not None else None
 
 
 def _play_out(
-    rules: Ruleset,
+    draws: TurnDraws,
     banks: IntArray,
     on_board: BoolArray,
     streaks: IntArray,
@@ -169,22 +192,23 @@ def _play_out(
     playouts: int,
 ) -> FloatArray:
     """Each column's share of the wins over `playouts` games from these banks, column 0 to play."""
+    rules = draws.rules
     count = len(banks)
     wins = np.zeros(count)
     bank = np.tile(banks, (playouts, 1))
     if owed is not None:  # the final round is on: the owed turns are all that is left
         order = np.tile(np.array(owed, dtype=np.int64), (playouts, 1))
-        wins += _final_round(rules, bank, np.tile(on_board, (playouts, 1)), order, rng)
+        wins += _final_round(draws, bank, np.tile(on_board, (playouts, 1)), order, rng)
         return wins / playouts
     board = np.tile(on_board, (playouts, 1))
     streak = np.tile(streaks, (playouts, 1))
-    on_turns, off_turns = _turns(rules, True), _turns(rules, False)
+    on_turns, off_turns = draws.on_board, draws.off_board
     columns = np.arange(count)
     for _ in range(_MAX_ROUNDS):
         if not len(bank):
             break
-        draws = rng.integers(0, _QUANTILES, bank.shape, dtype=np.int32)
-        points = on_turns[draws] if board.all() else np.where(board, on_turns[draws], off_turns[draws])
+        drawn = rng.integers(0, _QUANTILES, bank.shape, dtype=np.int32)
+        points = on_turns[drawn] if board.all() else np.where(board, on_turns[drawn], off_turns[drawn])
         if rules.three_farkles != "none":
             streak = np.where(points == 0, streak + 1, 0)
             penalised = streak >= _FARKLES_FOR_PENALTY
@@ -202,7 +226,7 @@ def _play_out(
         bank = np.where(played, after, bank)
         board |= played & (points > 0)
         order = (first[ends, None] + columns[None, 1:]) % count  # everyone else, once, in turn order
-        wins += _final_round(rules, bank[ends], board[ends], order, rng)
+        wins += _final_round(draws, bank[ends], board[ends], order, rng)
         bank, board, streak = bank[~ends], board[~ends], streak[~ends]
     if len(bank):  # past the guard: the leader takes it
         wins += np.bincount(np.argmax(bank, axis=1), minlength=count)
@@ -210,7 +234,7 @@ def _play_out(
 
 
 def _final_round(
-    rules: Ruleset,
+    draws: TurnDraws,
     bank: IntArray,
     board: BoolArray,
     order: IntArray,
@@ -218,8 +242,8 @@ def _final_round(
 ) -> FloatArray:
     """Wins per column once the target is reached: each owed turn (`order`, columns per game) plays for
     passing the leader (or tying them where ties share) and banks just enough; ties share the win."""
+    rules, reach = draws.rules, draws.reach
     unit = score_unit(rules)
-    reach = _reach(rules)
     tie = 0 if rules.tie_rule == "share" else 1
     rows = np.arange(len(bank))
     for step in range(order.shape[1]):
@@ -237,16 +261,9 @@ def _final_round(
     return shares
 
 
-@lru_cache(maxsize=64)
-def _turns(rules: Ruleset, on_board: bool) -> IntArray:
-    """`turn_outcomes` as a table of equally likely turns (its quantiles): a turn is drawn with one index."""
-    points, cumulative = turn_outcomes(rules, on_board)
+def _quantiles(policy: TurnPolicy) -> IntArray:
+    """`turn_outcomes` as a table of equally likely turns: each outcome's chance within 1/65,536."""
+    points, cumulative = turn_outcomes(policy)
     middles = (np.arange(_QUANTILES) + 0.5) / _QUANTILES
-    return points[np.minimum(np.searchsorted(cumulative, middles), len(points) - 1)]
-
-
-@lru_cache(maxsize=64)
-def _reach(rules: Ruleset) -> FloatArray:
-    """The chance that one turn of six dice gains a gap (in units, up to twice the target), by gap."""
-    table = reach_table(rules)
-    return table.rolling_upto(2 * rules.target // table.unit + 1, 6)
+    drawn: IntArray = points[np.minimum(np.searchsorted(cumulative, middles), len(points) - 1)]
+    return drawn

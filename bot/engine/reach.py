@@ -21,8 +21,9 @@ class ReachTable:
     """Chance that a turn rolling n dice gains `gap` more points and banks them, playing for exactly that.
 
     The chance depends only on the gap (in units of the largest step dividing every score), so one table
-    per ruleset serves every chase; it grows on demand. Penalty rolls count as failures. The entry roll
-    limit is not modelled (a chasing side has a bank to beat, so it is on the board in practice).
+    per ruleset serves every chase (its owners keep it: `TurnPolicies`, `WinTables`); it grows on demand.
+    Penalty rolls count as failures. The entry roll limit is not modelled (a chasing side has a bank to
+    beat, so it is on the board in practice).
 
     Speed: the end of the win tables asks for gaps up to ~260 at start-up, ~700,000 keep look-ups per
     ruleset, so a gap is computed for every dice count at once with NumPy. The values sit in one array,
@@ -109,14 +110,3 @@ class ReachTable:
             best = np.maximum.reduceat(reached, self._keep_starts)  # the best keep of each outcome
             values[self._pad + new, 1:] = np.add.reduceat(self._chances * best, self._dice_starts)
             self._known = new + 1
-
-
-_REACH: dict[str, ReachTable] = {}
-
-
-def reach_table(rules: Ruleset) -> ReachTable:
-    """The reach table of these rules, shared by every chase under them."""
-    key = rules.key()
-    if key not in _REACH:
-        _REACH[key] = ReachTable(rules)
-    return _REACH[key]

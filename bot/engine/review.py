@@ -28,10 +28,11 @@ from bot.engine.luck import Measure, Moment, Step, linked
 from bot.engine.master import chance_to_win, modelled
 from bot.engine.messages import Message
 from bot.engine.moves import offered_points, turn_view
+from bot.engine.policies import TurnPolicies
+from bot.engine.reach import ReachTable
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.scoring import wins_at_once
-from bot.engine.solver import solve
 from bot.engine.strategies import last_chance, points_to_beat
 from bot.engine.win.tables import WinTables, table_key
 
@@ -209,12 +210,12 @@ def _win_valuer(game: Game, tables: WinTables) -> Valuer | None:
         return lambda move: (
             turn.bank(move.total) if move.kind == "bank" else turn.rolling(move.total, move.dice)
         )
-    return _chase_valuer(game)
+    return _chase_valuer(game, tables.reach)
 
 
-def _chase_valuer(game: Game) -> Valuer | None:
+def _chase_valuer(game: Game, reach: ReachTable) -> Valuer | None:
     """The chance of passing the leader on a last chance (final round, playoff), else None."""
-    chase = last_chance(game, turn_view(game))
+    chase = last_chance(game, turn_view(game), reach)
     if chase is None:
         return None
     return lambda move: (
@@ -224,11 +225,11 @@ def _chase_valuer(game: Game) -> Valuer | None:
     )
 
 
-def _turn_valuer(game: Game) -> Valuer | None:
+def _turn_valuer(game: Game, policies: TurnPolicies) -> Valuer | None:
     view = turn_view(game)
     if points_to_beat(game, view) is not None:
         return None  # a last chance to pass a leader: points are not the goal
-    policy = solve(game.rules, view.me.on_board)
+    policy = policies.policy(view.me.on_board)
     rolls = 0 if game.phase == "turn_start" else game.turn_rolls
     return lambda move: (
         float(move.total) if move.kind == "bank" else policy.expected_if_rolling(move.total, move.dice, rolls)
@@ -266,17 +267,19 @@ def review(
     players: Sequence[str],
     dice_start: dict[str, JSON],
     actions: Sequence[Action],
+    policies: TurnPolicies,
     tables: WinTables | None,
     teams: Sequence[int] | None = None,
 ) -> GameReview:
-    """Review a finished game: replay it from its starting dice state, judging each move before it."""
+    """Review a finished game: replay it from its starting dice state, judging each move before it (by
+    the turn `policies` of `rules`, and by `tables` where they reach)."""
     game = Game.new(rules, players, dice_from_state(dice_start), teams)
     measure = measure_for(game, tables)
     decisions: list[Decision] = []
     steps: list[Step] = []
     for action in actions:
         before = played = None
-        valuer = _valuer(game, measure, tables)
+        valuer = _valuer(game, measure, policies, tables)
         if valuer is not None:
             valued = _valued(game, valuer)
             before = valued[0][0]
@@ -326,13 +329,13 @@ def _outcome(game: Game, player: str) -> float:
     return 1.0 / len(winners) if player in winners else 0.0
 
 
-def _valuer(game: Game, measure: Measure, tables: WinTables | None) -> Valuer | None:
+def _valuer(game: Game, measure: Measure, policies: TurnPolicies, tables: WinTables | None) -> Valuer | None:
     """How the measure values the moves of the position, or None where it can't (an instant win)."""
     if game.phase == "over" or wins_at_once(game.turn.roll, game.rules):
         return None
     if measure == "win" and tables is not None:
         return _win_valuer(game, tables)
-    return _turn_valuer(game)
+    return _turn_valuer(game, policies.serve(game.rules))
 
 
 def live_chances(game: Game, tables: WinTables | None) -> dict[str, float] | None:

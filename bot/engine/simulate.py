@@ -21,10 +21,11 @@ from bot.engine.dice import ScriptedDice
 from bot.engine.game import Game
 from bot.engine.history import Banked, TurnStarted
 from bot.engine.levels import LEVELS, strategy_for
+from bot.engine.policies import TurnPolicies
 from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.strategies import Strategy
 from bot.engine.win.solve import solve_winprob
-from bot.engine.win.tables import adopt, tables_for, unsupported
+from bot.engine.win.tables import unsupported
 
 Z_95 = 1.959964
 
@@ -83,9 +84,12 @@ def play(rules: Ruleset, players: Sequence[str], strategies: dict[str, Strategy]
 def simulate(rules: Ruleset, levels: Sequence[str], games: int, seed: int) -> tuple[SeatResult, ...]:
     """Play `games` games between these levels (one seat each) and total them per seat."""
     ids = [f"cpu:{level}:{seat + 1}" for seat, level in enumerate(levels)]
-    if "master" in levels and tables_for(rules) is None and unsupported(rules) is None:
-        adopt(solve_winprob(rules))  # master without its tables would be expert
-    strategies = {pid: strategy_for(level, rules) for pid, level in zip(ids, levels, strict=True)}
+    policies = TurnPolicies.solve(rules)
+    # master without its tables would be expert
+    tables = solve_winprob(rules) if "master" in levels and unsupported(rules) is None else None
+    strategies = {
+        pid: strategy_for(level, rules, policies, tables) for pid, level in zip(ids, levels, strict=True)
+    }
     wins = dict.fromkeys(ids, 0)
     turns = dict.fromkeys(ids, 0)
     points = dict.fromkeys(ids, 0)

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from bot.engine.game import Action, Game
 from bot.engine.master import win_chances
 from bot.engine.moves import keep_action, legal_keeps, may_bank, offered_points, turn_view
+from bot.engine.policies import TurnPolicies
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import wins_at_once
-from bot.engine.solver import solve
 from bot.engine.strategies import Expert, points_to_beat
 from bot.engine.win.tables import WinTables
 
@@ -95,11 +95,13 @@ class Calibration:
 class Skilled:
     """Master's choices drawn by a softmax at `temperature` (in chances to win)."""
 
-    def __init__(self, rules: Ruleset, temperature: float, tables: WinTables | None) -> None:
+    def __init__(
+        self, rules: Ruleset, temperature: float, policies: TurnPolicies, tables: WinTables | None
+    ) -> None:
         self.rules = rules
         self.temperature = temperature
         self._tables = tables
-        self._expert = Expert(rules)
+        self._expert = Expert(rules, policies)
 
     def choose(self, game: Game) -> Action:
         valued = self._valued(game)
@@ -120,7 +122,7 @@ class Skilled:
             return None
         if rules.end_rule == "exact" and not game.playoff:
             return None  # reaching the target exactly is not about points
-        policy = solve(rules, view.me.on_board)
+        policy = self._expert.policy(view.me.on_board)
         worth = POINT_WORTH / rules.target
         if game.phase == "turn_start":
             choices = [(policy.expected_if_rolling(0, 6) * worth, Action("roll", view.player))]

@@ -294,26 +294,12 @@ def _solve_entry_limit(
     return limited
 
 
-_SOLVED: dict[tuple[str, bool], TurnPolicy] = {}
-
-
-def solve(rules: Ruleset, on_board: bool = True) -> TurnPolicy:
-    """The optimal turn policy, solved once per ruleset key and kept in memory."""
-    key = (rules.key(), on_board or rules.entry_minimum == 0)
-    if key not in _SOLVED:
-        _SOLVED[key] = _solve(rules, key[1])
-    return _SOLVED[key]
-
-
-def is_solved(rules: Ruleset, on_board: bool = True) -> bool:
-    return (rules.key(), on_board or rules.entry_minimum == 0) in _SOLVED
-
-
-def adopt(policy: TurnPolicy) -> None:
-    """Take a policy solved earlier (e.g. loaded from the bot's database) instead of solving again."""
-    _SOLVED[(policy.rules.key(), policy.on_board or policy.rules.entry_minimum == 0)] = policy
+def solve_turn(rules: Ruleset, on_board: bool = True) -> TurnPolicy:
+    """The optimal turn policy (a tenth of a second or more: its owner solves it once, off the event loop,
+    and hands it on, see `bot.engine.policies.TurnPolicies`). Off the board is on it without an entry."""
+    return _solve(rules, on_board or rules.entry_minimum == 0)
 
 
 def turn_expected_value(rules: Ruleset, on_board: bool = True) -> float:
-    """Expected points an optimally played turn adds, from six fresh dice."""
-    return solve(rules, on_board).expected_if_rolling(0, 6)
+    """Expected points an optimally played turn adds, from six fresh dice (solves the turn)."""
+    return solve_turn(rules, on_board).expected_if_rolling(0, 6)

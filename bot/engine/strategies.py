@@ -7,8 +7,8 @@ Levels, weakest first:
   piggybacks by a threshold per offered dice (`NORMAL_PIGGYBACK_FROM`).
 - master (two players): the winning play by the solved win-probability tables (`master.py`,
   `winprob.py`); expert's play where the tables don't reach.
-- expert: the exact turn policy of `solver.solve` (the off-board one, which plays for the entry, until
-  its side is on the board), made game-aware:
+- expert: the exact turn policy of the solver, handed in (`TurnPolicies`; the off-board one, which plays
+  for the entry, until its side is on the board), made game-aware:
   - when it must beat a leader (its final-round turn, or a playoff turn after someone posted a score) it
     maximises the chance of banking enough to pass them instead of the expected points: it never banks
     short. A tie is enough under the "share" tie rule, and under an exact target (nobody can pass it);
@@ -38,10 +38,11 @@ from bot.engine.moves import (
     offered_points,
     turn_view,
 )
-from bot.engine.reach import ReachTable, reach_table
+from bot.engine.policies import TurnPolicies
+from bot.engine.reach import ReachTable
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import farkle_chance, score_dice
-from bot.engine.solver import TurnPolicy, solve
+from bot.engine.solver import TurnPolicy
 
 EASY_BANK_FROM = 300
 # Normal banks a turn total at or above this, by the dice it would roll next (6 = hot dice: always rolls).
@@ -153,7 +154,7 @@ def points_to_beat(game: Game, view: TurnView) -> int | None:
     return need if need > 0 else None
 
 
-def last_chance(game: Game, view: TurnView) -> Chase | None:
+def last_chance(game: Game, view: TurnView, reach: ReachTable) -> Chase | None:
     """The chance-to-pass judge of a last chance to pass the leader (`points_to_beat`), else None.
 
     Its goal is at least what a bank needs now (the entry or bank minimum). Public because the expert
@@ -163,22 +164,21 @@ def last_chance(game: Game, view: TurnView) -> Chase | None:
     if need is None:
         return None
     rules = game.rules
-    return Chase(reach_table(rules), max(need, view.bank_from), rules.hot_dice == "forced")
+    return Chase(reach, max(need, view.bank_from), rules.hot_dice == "forced")
 
 
 class Expert:
     """The solver's policy, game-aware in final rounds, playoffs, exact targets and piggyback offers."""
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, rules: Ruleset, policies: TurnPolicies) -> None:
         self.rules = rules
-        self._on = solve(rules, on_board=True)
-        self._off = solve(rules, on_board=False)
+        self._policies = policies.serve(rules)
 
     def policy(self, on_board: bool) -> TurnPolicy:
-        return self._on if on_board else self._off
+        return self._policies.policy(on_board)
 
     def _judge(self, game: Game, view: TurnView) -> _Judge:
-        return last_chance(game, view) or self.policy(view.me.on_board)
+        return last_chance(game, view, self._policies.reach) or self.policy(view.me.on_board)
 
     def choose(self, game: Game) -> Action:
         view = turn_view(game)
@@ -226,9 +226,9 @@ class Advice:
     farkle_chance: Fraction  # exact chance the next roll (`dice_to_roll` dice) scores nothing
 
 
-def advise(game: Game) -> Advice:
+def advise(game: Game, policies: TurnPolicies) -> Advice:
     """What the expert would do now, with the expected values and Farkle chance behind it."""
-    expert = Expert(game.rules)
+    expert = Expert(game.rules, policies)
     action = expert.choose(game)
     view = turn_view(game)
     policy = expert.policy(view.me.on_board)

@@ -14,7 +14,7 @@ from bot.engine.messages import Listing, Message
 from bot.engine.skilled import HIGHEST_SKILL, LOWEST_SKILL, skill_of_level
 from bot.sessions.actions import LOBBY_ACTIONS, TURN_ACTIONS, ButtonAction
 from bot.sessions.banking import banking_keep
-from bot.sessions.chances import Offload, estimate_chances
+from bot.sessions.chances import LiveChances
 from bot.sessions.outcome import Outcome
 from bot.sessions.registry import GameRegistry
 from bot.sessions.requests import Host, Press
@@ -40,16 +40,16 @@ class GameCommands:
         dice: Callable[[], DiceSource],
         default_table: TableSettings,
         skills: MemberSkill = no_skill,
-        offload: Offload | None = None,
+        chances: LiveChances | None = None,
     ) -> None:
-        """`offload` runs the live chances of games of three or more off the event loop; None: none."""
+        """`chances` estimates the live chances of games of three or more at each turn; None: none."""
         self._uow = uow
         self._games = games
         self._clock = clock
         self._dice = dice
         self.default_table = default_table
         self._skills = skills
-        self._offload = offload
+        self._chances = chances
 
     # ------------------------------------------------------------------ lobby
 
@@ -304,8 +304,8 @@ class GameCommands:
     # ------------------------------------------------------------------ engine
 
     async def _estimate(self, session: Session) -> None:
-        if self._offload is not None:
-            await estimate_chances(session, self._offload)
+        if self._chances is not None:
+            await self._chances.prepare(session)
 
     async def apply(self, session: Session, act: Callable[[Game], list[Event]]) -> Outcome:
         """Run one engine action; its sentence becomes the refusal, and the state is left untouched."""

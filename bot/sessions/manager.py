@@ -28,8 +28,9 @@ from bot.engine import DiceSource, Game, Ruleset, SeededDice, advise
 from bot.engine.master import win_chances
 from bot.engine.messages import Message
 from bot.engine.skilled import skill_of_level
+from bot.engine.win.tables import WinTables
 from bot.sessions.actions import ButtonAction
-from bot.sessions.chances import Offload, estimated
+from bot.sessions.chances import LiveChances, Offload, none_estimated
 from bot.sessions.commands import GAME_OVER, NO_GAME, NO_LOBBY, NOT_OF_THIS_GAME, GameCommands
 from bot.sessions.computers import ComputerRunner
 from bot.sessions.outcome import Hint, Outcome, Restored
@@ -42,7 +43,7 @@ from bot.sessions.skill_levels import MemberSkill, computer_strategy, no_skill
 from bot.sessions.stream import DRAIN_SECONDS, GameStream
 from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GamesRestored, Subscriber
 from bot.sessions.unit_of_work import SessionStore, UnitOfWork
-from bot.sessions.win_tables import WinTableKeeper
+from bot.sessions.win_tables import WinTableKeeper, no_tables
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +73,13 @@ class SessionManager:
         in the bot: `sessions/chances.py`); without it those boards show none."""
         self._store = store
         self._clock = clock
-        self._policies = policies
+        self._policies = policies or PolicyCache()
         self._win_tables = win_tables
-        self._games = GameRegistry()
+        chances = LiveChances(self._policies, offload) if offload is not None else None
+        self._games = GameRegistry(
+            win_tables.tables if win_tables is not None else no_tables,
+            chances.estimated if chances is not None else none_estimated,
+        )
         self._set_aside: dict[int, int] = {}  # unreadable rows' revisions, so a new game can replace them
         # A lock lives while a change holds or awaits it: games between moves (and games that ended) keep
         # none, and neither do channels where no lobby is being opened.
@@ -91,7 +96,7 @@ class SessionManager:
             dice or (lambda: SeededDice(secrets.randbits(63))),
             TableSettings(settings.turn_timeout, settings.lobby_timeout, settings.max_players),
             skills,
-            offload,
+            chances,
         )
 
     # ------------------------------------------------------------------ reading
@@ -165,8 +170,9 @@ class SessionManager:
     async def hint(self, channel_id: int, game_id: str, user_id: int) -> Hint | Message:
         """The expert's advice and the chances to win for the player to move, or why there are none."""
         session = self._games.get(game_id)
-        if session is not None:
-            await self._ensure_policies(session.rules)  # before the lock: a first solve takes a moment
+        if session is None:
+            return GAME_OVER
+        policies = await self._policies.ensure(session.rules)  # before the lock: a first solve takes a moment
         async with self._locked(game_id) as session:
             game = session.game if session is not None and session.channel_id == channel_id else None
             if session is None or game is None or session.stage != "playing":
@@ -179,11 +185,12 @@ class SessionManager:
                     "Hints are for the player whose turn it is ({name}).",
                     name=current.name if current else "—",
                 )
-            chances = win_chances(game)
+            chances = win_chances(game, self._tables(session.rules))
             warming_up = False
             if chances is None and self._win_tables is not None and len(game.sides) == 2:
                 warming_up = self._win_tables.want(session.rules)
-            return Hint(advise(game), chances, warming_up, estimated(game).get(current.player_id))
+            estimated = session.estimated(game).get(current.player_id)  # three or more players
+            return Hint(advise(game, policies), chances, warming_up, estimated)
 
     async def close(self, drain: float = DRAIN_SECONDS) -> None:
         """Stop timers and computers, then let the stream's subscribers finish for `drain` seconds."""
@@ -350,19 +357,20 @@ class SessionManager:
             current = session.current_seat
             if session.stage != "playing" or current is None or current.computer is None:
                 return False
-            await self._ensure_policies(session.rules)
+            policies = await self._policies.ensure(session.rules)
             reads_tables = current.computer == "master" or skill_of_level(current.computer) is not None
             if reads_tables and self._win_tables is not None:
                 self._win_tables.want(session.rules)  # they play by points until the tables exist
-            action = computer_strategy(current.computer, session.rules).choose(session.game)
+            strategy = computer_strategy(
+                current.computer, session.rules, policies, self._tables(session.rules)
+            )
+            action = strategy.choose(session.game)
             outcome = await self._commands.apply(session, partial(Game.apply, action=action))
             self._publish(outcome, Cause.COMPUTER, session)
         return True
 
-    async def _ensure_policies(self, rules: Ruleset) -> None:
-        """Solving takes a fraction of a second the first time: never on the event loop."""
-        if self._policies is not None:
-            await self._policies.ensure(rules)
+    def _tables(self, rules: Ruleset) -> WinTables | None:
+        return self._win_tables.tables(rules) if self._win_tables is not None else None
 
     def _publish(self, outcome: Outcome, cause: Cause, before: Session | None = None) -> Outcome:
         """Once a command returns a game as committed (or as another process stored it): settle its timer

@@ -12,11 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from bot.sessions.chances import Estimated, none_estimated
 from bot.sessions.session import Session
+from bot.sessions.win_tables import TablesOf, no_tables
 
 
 class GameRegistry:
-    def __init__(self) -> None:
+    def __init__(self, win_tables: TablesOf = no_tables, estimated: Estimated = none_estimated) -> None:
+        """`win_tables`: where every game put here reads its live chances' tables (the bot's keeper);
+        `estimated`: where it reads those of three or more players (`LiveChances.estimated`)."""
+        self._win_tables = win_tables
+        self._estimated = estimated
         self._games: dict[str, Session] = {}
         self._in_channel: dict[int, str] = {}  # channel id -> its current game's id
 
@@ -34,6 +40,8 @@ class GameRegistry:
         replaced = None
         if replaced_id is not None and replaced_id != session.game_id:
             replaced = self._games.pop(replaced_id, None)
+        session.win_tables = self._win_tables
+        session.estimated = self._estimated
         self._games[session.game_id] = session
         self._in_channel[session.channel_id] = session.game_id
         return replaced

@@ -21,10 +21,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.core.records import GameRecord, ReviewedDecision, ReviewedSeat, ReviewRow
+from bot.engine import Ruleset, TurnPolicies
 from bot.engine.review import GameReview, review
-from bot.engine.win.tables import tables_for
+from bot.engine.win.tables import WinTables
 from bot.sessions.archive import archived
+from bot.sessions.policies import PolicyCache
 from bot.sessions.stream_events import GameEnded, GameEvent, GameReviewed
+from bot.sessions.win_tables import TablesOf
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +69,10 @@ class Played:
         )
 
 
-def _computed(played: Played) -> GameReview:
+def _computed(played: Played, policies: TurnPolicies, tables: WinTables | None) -> GameReview:
     """The review itself: pure CPU, run in a worker thread."""
     game = archived(played.rules_json, played.dice_start_json, played.actions_json, played.seats)
-    return review(game.rules, game.players, game.dice_start, game.actions, tables_for(game.rules), game.teams)
+    return review(game.rules, game.players, game.dice_start, game.actions, policies, tables, game.teams)
 
 
 def _row(played: Played, result: GameReview) -> ReviewRow:
@@ -98,9 +101,18 @@ def _row(played: Played, result: GameReview) -> ReviewRow:
 
 
 class GameReviews:
-    def __init__(self, store: ReviewStore, publish: Callable[[GameEvent], None]) -> None:
+    def __init__(
+        self,
+        store: ReviewStore,
+        publish: Callable[[GameEvent], None],
+        policies: PolicyCache,
+        win_tables: TablesOf,
+    ) -> None:
+        """`policies` and `win_tables`: the bot's solved turns and win tables, which reviews judge by."""
         self._store = store
         self._publish = publish
+        self._policies = policies
+        self._win_tables = win_tables
         self._done: OrderedDict[str, GameReview] = OrderedDict()
         self._running: dict[str, asyncio.Task[GameReview]] = {}
         self._charts: OrderedDict[str, bytes | None] = OrderedDict()
@@ -162,7 +174,9 @@ class GameReviews:
             except ValueError:
                 log.warning("Game %s has a review from another version: reviewing it again", played.game_id)
         if result is None:
-            result = await asyncio.to_thread(_computed, played)
+            rules = Ruleset.model_validate_json(played.rules_json)
+            policies = await self._policies.ensure(rules)
+            result = await asyncio.to_thread(_computed, played, policies, self._win_tables(rules))
             await self._store.save(_row(played, result))
             if record is not None:
                 self._publish(GameReviewed(record, result))

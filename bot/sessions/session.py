@@ -18,10 +18,10 @@ from bot.core.server_settings import HINTS, LANGUAGE, LIVE_ODDS, LOBBY_TIMEOUT, 
 from bot.engine import Event, Game, KeepPreview, Ruleset, TurnState, farkle_chance
 from bot.engine.history import event_from_row, event_row
 from bot.engine.review import live_chances, solve_next_roll
-from bot.engine.win.tables import tables_for
 from bot.sessions.banking import bank_all
-from bot.sessions.chances import estimated
+from bot.sessions.chances import Estimated, none_estimated
 from bot.sessions.numbers import PlayerNumbers, numbers_of
+from bot.sessions.win_tables import TablesOf, no_tables
 
 Stage = Literal["lobby", "playing", "over", "closed"]
 RECENT_EVENTS = 12
@@ -172,6 +172,8 @@ class Session:
     _odds: tuple[tuple[object, ...], tuple[tuple[int, float], ...]] | None = field(
         default=None, repr=False, compare=False
     )  # the live chances of the last moment drawn
+    win_tables: TablesOf = field(default=no_tables, repr=False, compare=False)  # the registry's keeper
+    estimated: Estimated = field(default=none_estimated, repr=False, compare=False)  # the registry's too
 
     def __post_init__(self) -> None:
         self.table = _shared(self.table)
@@ -276,14 +278,14 @@ class Session:
             return ()
         moment = (self.game_id, game.turn_number, game.turn_rolls, game.phase)
         if self._odds is None or self._odds[0] != moment:
-            chances = live_chances(game, tables_for(game.rules)) or estimated(game)
+            chances = live_chances(game, self.win_tables(game.rules)) or self.estimated(game)
             self._odds = (moment, tuple((int(p), chances[p]) for p in sorted(chances, key=self._seat_order)))
         return self._odds[1]
 
     def solve_next_roll(self) -> None:
         """With live odds on, solve now the turn the next roll's chances read (`review.solve_next_roll`)."""
         if self.table.live_odds and self.game is not None:
-            solve_next_roll(self.game, tables_for(self.game.rules))
+            solve_next_roll(self.game, self.win_tables(self.game.rules))
 
     def _seat_order(self, player_id: str) -> int:
         return next((i for i, seat in enumerate(self.seats) if seat.player_id == player_id), len(self.seats))

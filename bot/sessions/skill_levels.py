@@ -9,10 +9,11 @@ from collections.abc import Awaitable, Callable
 from functools import cache
 from importlib.resources import files
 
-from bot.engine import Ruleset
+from bot.engine import Ruleset, TurnPolicies
 from bot.engine.levels import LEVELS, strategy_for
 from bot.engine.skilled import HIGHEST_SKILL, LOWEST_SKILL, Calibration, skill_level, skill_of_level
 from bot.engine.strategies import Strategy
+from bot.engine.win.tables import WinTables
 
 CALIBRATION = files("bot") / "assets" / "skill_calibration.json"
 LEVEL_SKILL = files("bot") / "assets" / "level_skill.json"
@@ -34,9 +35,12 @@ def calibration() -> Calibration:
     return Calibration(tuple((point["skill"], point["temperature"]) for point in targets.values()))
 
 
-def computer_strategy(level: str, rules: Ruleset) -> Strategy:
-    """The computer of a seat's level ("expert", "skill:72") under `rules`."""
-    return strategy_for(level, rules, calibration())
+def computer_strategy(
+    level: str, rules: Ruleset, policies: TurnPolicies, tables: WinTables | None
+) -> Strategy:
+    """The computer of a seat's level ("expert", "skill:72") under `rules`, by these solved turns and
+    win tables."""
+    return strategy_for(level, rules, policies, tables, calibration())
 
 
 @cache

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from bot.engine import PRESET_NAMES, Ruleset
-from bot.engine.win.tables import WinTables, adopt, table_key, tables_for, unsupported
+from bot.engine.win.tables import WinTables, table_key, unsupported
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -29,6 +29,13 @@ log = logging.getLogger(__name__)
 SHIPPED = Path(__file__).resolve().parents[1] / "assets" / "win_tables"
 
 Solve = Callable[[Ruleset], Awaitable[bytes]]
+# Where a game finds its ruleset's win tables (`WinTableKeeper.tables`): None while there are none.
+TablesOf = Callable[[Ruleset], WinTables | None]
+
+
+def no_tables(rules: Ruleset) -> WinTables | None:
+    """A game outside the live registry shows no chances."""
+    return None
 
 
 def shipped_path(preset: str) -> Path:
@@ -90,7 +97,8 @@ def _solve_and_send(rules: Ruleset, send: Connection) -> None:
 
 
 class WinTableKeeper:
-    """Makes tables exist, one ruleset at a time in the order asked; presets first at start-up."""
+    """Makes tables exist, one ruleset at a time in the order asked; presets first at start-up. It owns the
+    tables it made (`tables`): callers hand them to the engine, or None while they are not ready."""
 
     def __init__(self, store: WinTableStore, solve: Solve | None = solve_in_process) -> None:
         """`solve=None` never solves (an operator's choice): only tables already stored are used."""
@@ -100,9 +108,23 @@ class WinTableKeeper:
         self._asked: set[str] = set()
         self._missing: set[str] = set()  # neither stored nor solvable here (solving off, or it failed)
         self._worker: asyncio.Task[None] | None = None
+        self._tables: dict[str, WinTables] = {}  # by `table_key`
+
+    def tables(self, rules: Ruleset) -> WinTables | None:
+        """These rules' tables, or None: not made (yet), or never (`want` says which)."""
+        return self._tables.get(table_key(rules))
 
     def ready(self, rules: Ruleset) -> bool:
-        return tables_for(rules) is not None
+        return self.tables(rules) is not None
+
+    def adopt(self, tables: WinTables) -> None:
+        """Use these tables for their rules from now on (made here, or handed in by a tool or a test)."""
+        self._tables[tables.key] = tables
+
+    def forget(self, rules: Ruleset) -> None:
+        """Drop these rules' tables (a test starts from a bot that has none); `want` makes them again."""
+        self._tables.pop(table_key(rules), None)
+        self._asked.discard(table_key(rules))
 
     def want(self, *rules: Ruleset) -> bool:
         """Queue these rulesets' tables (loaded if stored, else solved); True while all are on the way."""
@@ -149,7 +171,7 @@ class WinTableKeeper:
         key = table_key(rules)
         shipped = await asyncio.to_thread(shipped_tables, rules)
         if shipped is not None:
-            adopt(shipped)
+            self.adopt(shipped)
             return
         stored = await self._store.load(key)
         if stored is not None:
@@ -173,7 +195,6 @@ class WinTableKeeper:
             len(data) // 1024,
         )
 
-    @staticmethod
-    async def _adopt(data: bytes) -> None:
+    async def _adopt(self, data: bytes) -> None:
         """Decode off the event loop, then use."""
-        adopt(await asyncio.to_thread(WinTables.from_bytes, data))
+        self.adopt(await asyncio.to_thread(WinTables.from_bytes, data))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.engine.win.tables import forget
+from bot.engine.rules import Ruleset
 from bot.sessions import win_tables
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
@@ -17,6 +17,7 @@ from tests.cogs.play import (
     big_turn,
     board_message,
     execute,
+    farkle,
     open_game,
     query,
     restart,
@@ -52,7 +53,8 @@ async def test_a_won_game_announces_its_achievements_and_stats_list_them(table: 
 
 async def ana_plays_ten_best_moves(table: Table, dice: Dice) -> None:
     """ana makes ten decisions, each the best one in turn points, and loses to ben."""
-    forget()  # reviewed in turn points, where keeping six 1s and rolling on is best up to 10,000 and beyond
+    # reviewed in turn points, where keeping six 1s and rolling on is best up to 10,000 and beyond
+    farkle(table.env).services.win_tables.forget(Ruleset.preset("classic"))
     dice.script(ROLL_OFF, *[SIX_ONES] * 5, FARKLE, FARKLE, *[SIX_ONES] * 5, FARKLE, *[SIX_ONES] * 5, FARKLE)
     await open_game(table.channel, table.ana, table.ben)
     await big_turn(table.ana, table.channel, 5, then="roll")  # five decisions, each the best; then a Farkle

@@ -23,6 +23,7 @@ from tests.cogs.play import (
     restart,
     title,
 )
+from tests.solved import policies_for
 
 
 def the_game(env: simcord.Env, channel: simcord.ChannelHandle):
@@ -38,7 +39,8 @@ async def test_one_human_and_two_computers_play_to_the_end(table: Table) -> None
     lobby = field(board_message(channel), "Players (3/8)")
     assert "Computer 1 (expert)" in lobby and "Computer 2 (easy)" in lobby
     await act(ana, channel, "start")
-    expert = strategy_for("expert", the_game(env, channel).rules)
+    rules = the_game(env, channel).rules
+    expert = strategy_for("expert", rules, policies_for(rules), None)
     for _ in range(400):
         board = board_message(channel)
         if title(board).startswith("🏆"):
@@ -174,7 +176,7 @@ async def test_a_computer_at_a_chosen_skill_survives_a_restart_and_is_reviewed(
     await ana.slash(channel, "farkle computer", skill=72)
     await act(ana, channel, "start")
     rules = the_game(env, channel).rules
-    expert = strategy_for("expert", rules)
+    expert = strategy_for("expert", rules, policies_for(rules), None)
     for turn in range(400):
         board = board_message(channel)
         if title(board).startswith("🏆"):

@@ -9,11 +9,12 @@ from collections.abc import Callable
 import discord
 import simcord
 
-from bot.engine.daily import DAY_SECONDS, TURNS, DailyDice, expert_score
+from bot.engine.daily import DAY_SECONDS, RULES, TURNS, DailyDice, expert_score
 from bot.engine.daily import RULES as DAILY_RULES
 from bot.engine.scoring import scoring_options
 from tests.cogs.conftest import Table
 from tests.cogs.play import MakeBot, execute, farkle, parts, query, restart, texts, title
+from tests.solved import policy_for
 
 BOARD = "🗓️ Daily challenge"
 Keeper = Callable[[tuple[int, ...]], tuple[tuple[int, ...], bool]]  # roll -> (positions kept, bank?)
@@ -152,7 +153,7 @@ async def test_the_result_is_public_with_the_expert_comparison_and_a_line_per_tu
         0
     ][0]
     assert f"**{score:,}**" in result
-    assert f"{expert_score(today(table.env)):,}" in result
+    assert f"{expert_score(today(table.env), policy_for(RULES)):,}" in result
     line = result.splitlines()[-1]
     assert len(line) == TURNS and set(line) <= {"🟩", "🟥", "🔥"}
     public_in_channel = [m for m in table.channel.history(viewer=table.ben) if m.content == result]
@@ -167,7 +168,11 @@ async def test_a_finished_daily_posts_its_new_achievements_once_after_its_result
     announced = [content for content in public if content.startswith("🏅")]
     assert len(announced) == 1, "posted once, by the press that finished the daily"
     assert "**Daily player**: Finish a daily challenge." in announced[0]
-    result = next(i for i, content in enumerate(public) if f"{expert_score(today(table.env)):,}" in content)
+    result = next(
+        i
+        for i, content in enumerate(public)
+        if f"{expert_score(today(table.env), policy_for(RULES)):,}" in content
+    )
     assert result < public.index(announced[0]), "the result comes first"
 
 

@@ -6,7 +6,6 @@ import asyncio
 import re
 
 import numpy as np
-import pytest
 import simcord
 
 from bot.app.client import FarkleBot
@@ -14,17 +13,19 @@ from bot.core.environment import Settings
 from bot.engine import strategy_for
 from bot.engine.rules import Ruleset
 from bot.engine.win.game import streak_count
-from bot.engine.win.tables import WinTables, adopt
+from bot.engine.win.tables import WinTables
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
     act,
     board_message,
     description,
+    farkle,
     field,
     press,
     restart,
     title,
 )
+from tests.solved import policies_for
 
 CHANCES = re.compile(r"you win \*\*(\d+\.\d)%\*\*")
 
@@ -33,9 +34,6 @@ def flat_tables(rules: Ruleset) -> WinTables:
     """Tables of a coin-flip game: legal and quick to make; the choices' chances still differ by turn."""
     size, streaks = rules.target // 50, streak_count(rules)
     return WinTables(rules, 3000, np.full((streaks, streaks, size, size), 0.5))
-
-
-pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
 
 
 async def test_the_lobby_offers_master_and_says_when_it_plays_as_expert(table: Table) -> None:
@@ -49,7 +47,7 @@ async def test_the_lobby_offers_master_and_says_when_it_plays_as_expert(table: T
 
 
 async def test_hint_shows_the_chance_to_win_after_each_choice(table: Table, dice: Dice) -> None:
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     channel, ana, ben = table.channel, table.ana, table.ben
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
     await ana.slash(channel, "farkle new", rules="classic")
@@ -70,7 +68,7 @@ async def test_hint_shows_the_chance_to_win_after_each_choice(table: Table, dice
 
 async def test_family_rules_have_chances_too(table: Table, dice: Dice) -> None:
     """Exact target and penalty roll: modelled, so master plays its tables and the Hint has chances."""
-    adopt(flat_tables(Ruleset.preset("family")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("family")))
     channel, ana = table.channel, table.ana
     dice.script((6, 2), (1, 5, 2, 3, 4, 6))
     await ana.slash(channel, "farkle new", rules="family")
@@ -149,7 +147,7 @@ async def test_the_hint_warms_up_until_a_servers_own_tables_are_solved(
 
 async def test_a_human_plays_master_to_the_end(table: Table) -> None:
     env, channel, ana = table.env, table.channel, table.ana
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     await ana.slash(channel, "farkle new", rules="classic")
     await act(ana, channel, "cpu:master")
     await act(ana, channel, "start")
@@ -159,7 +157,7 @@ async def test_a_human_plays_master_to_the_end(table: Table) -> None:
             break
         assert "ana's turn" in description(board), "master finishes its turns by itself"
         game = env.bot.services.sessions._games.in_channel(channel.id).game
-        action = strategy_for("expert", game.rules).choose(game)
+        action = strategy_for("expert", game.rules, policies_for(game.rules), None).choose(game)
         for position in action.keep:
             await act(ana, channel, f"die:{position}")
         await act(ana, channel, action.kind)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections import OrderedDict
 
 import discord
 import pytest
@@ -15,9 +14,9 @@ import simcord
 
 from bot.core.records import SKILL_MINIMUM
 from bot.engine import strategy_for
-from bot.engine.multi import Position, estimate
+from bot.engine.multi import Position, TurnDraws, estimate
 from bot.engine.rules import Ruleset
-from bot.engine.win.tables import TurnValues, WinTables, adopt, forget
+from bot.engine.win.tables import TurnValues, WinTables
 from bot.sessions import chances as chances_module
 from tests.cogs.conftest import Dice, Table
 from tests.cogs.play import (
@@ -42,8 +41,7 @@ from tests.cogs.play import (
 )
 from tests.cogs.test_master import flat_tables
 from tests.cogs.test_persistence import finish_quickly
-
-pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
+from tests.solved import policies_for
 
 
 async def finish(table: Table, dice: Dice) -> str:
@@ -106,7 +104,8 @@ async def test_the_review_button_answers_privately_in_chances_to_win(table: Tabl
 
 
 async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table: Table, dice: Dice) -> None:
-    forget()  # as if these rules had no tables yet
+    # as if these rules had no tables yet
+    farkle(table.env).services.win_tables.forget(Ruleset.preset("classic"))
     game_id = await finish(table, dice)
     shown = review_of(await table.ben.slash(table.channel, "farkle review", game=game_id))
     measure, turning = description(shown).splitlines()
@@ -125,7 +124,8 @@ async def test_rules_without_tables_are_reviewed_in_turn_points_and_say_so(table
 async def test_review_command_has_replays_scope_and_reads_the_same_after_a_restart(
     table: Table, dice: Dice, env: simcord.Env, make_bot: MakeBot
 ) -> None:
-    forget()  # reviewed in turn points: after the restart the shipped tables are loaded again
+    # reviewed in turn points: after the restart the shipped tables are loaded again
+    farkle(table.env).services.win_tables.forget(Ruleset.preset("classic"))
     game_id = await finish(table, dice)
     before = texts(review_of(await table.ben.slash(table.channel, "farkle review", game=game_id.upper())))
     await restart(env, make_bot)
@@ -148,7 +148,7 @@ async def test_every_language_renders_a_review_within_discords_limits(
 
 
 async def test_a_two_player_board_shows_live_chances_from_the_tables(table: Table, dice: Dice) -> None:
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6))
     await open_game(table.channel, table.ana, table.ben)
     assert "📈 Chances to win: ana 50% · ben 50%" in description(board_message(table.channel))
@@ -173,7 +173,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
         return solve(tables, bank, other, mine, theirs)
 
     monkeypatch.setattr(WinTables, "_solve_turn", spy)
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     dice.script(ROLL_OFF, (1, 5, 2, 3, 4, 6), (1, 2, 3, 4, 6, 6))
     await open_game(table.channel, table.ana, table.ben)
     await act(table.ana, table.channel, "roll")
@@ -190,7 +190,7 @@ async def test_the_turn_a_bank_passes_is_solved_after_its_answer_not_in_it(
 
 
 async def test_live_odds_are_a_server_setting(table: Table, dice: Dice, admin: simcord.MemberActor) -> None:
-    adopt(flat_tables(Ruleset.preset("classic")))
+    farkle(table.env).services.win_tables.adopt(flat_tables(Ruleset.preset("classic")))
     turned = await admin.slash(table.channel, "farkle-config set", option="live_odds", value="off")
     assert turned.response is not None
     shown = await admin.slash(table.channel, "farkle-config show")
@@ -204,12 +204,11 @@ async def test_a_three_player_board_shows_every_players_chance_estimated_off_the
 ) -> None:
     threads: list[bool] = []  # whether each estimate ran off the event loop's thread
 
-    def spy(at: Position) -> dict[str, float]:
+    def spy(at: Position, draws: TurnDraws) -> dict[str, float]:
         threads.append(threading.current_thread() is not threading.main_thread())
-        return estimate(at)
+        return estimate(at, draws)
 
     monkeypatch.setattr(chances_module, "estimate", spy)
-    monkeypatch.setattr(chances_module, "_estimates", OrderedDict())  # none kept from other tests
     dice.script((6, 2, 3), (1, 5, 2, 3, 4, 6))
     await open_game(table.channel, table.ana, table.ben, table.cy)
     board = description(board_message(table.channel))
@@ -234,7 +233,7 @@ async def test_a_three_player_board_shows_every_players_chance_estimated_off_the
     assert session is not None
     ben, cy, ana = (str(member.id) for member in (table.ben, table.cy, table.ana))
     banks = Position(Ruleset.preset("classic"), (ben, cy, ana), (0, 0, 100), (True,) * 3, (0, 0, 0), None)
-    recomputed = estimate(banks)
+    recomputed = estimate(banks, TurnDraws.of(policies_for(banks.rules), banks.rules))
     assert dict(session.chances) == {int(player): chance for player, chance in recomputed.items()}
     assert recomputed[ana] != pytest.approx(1 / 3, abs=1e-3), "the bank moved the chances"
     assert threads == [True, True], "one estimate per turn, each in a worker thread"
@@ -309,7 +308,7 @@ async def test_one_game_against_a_computer_gives_a_skill_and_no_rating(table: Ta
     await act(ana, channel, "cpu:normal")
     await act(ana, channel, "start")
     game = farkle(table.env).services.sessions._games.in_channel(channel.id).game
-    expert = strategy_for("expert", game.rules)
+    expert = strategy_for("expert", game.rules, policies_for(game.rules), None)
     while not title(board_message(channel)).startswith("🏆"):
         action = expert.choose(game)
         for position in action.keep:

@@ -12,20 +12,16 @@ from bot.engine.history import Banked
 from bot.engine.luck import Moment, chances, split, turning_point
 from bot.engine.review import GameReview, review
 from bot.engine.rules import Ruleset
-from bot.engine.win.tables import adopt
 from tests.engine.test_review import SMALL, play, small_tables
+from tests.solved import policies_for
 
 EXACT = 1e-9
 
 
-pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
-
-
 def reviewed_with_tables(levels: tuple[str, str], seed: int) -> tuple[Game, GameReview]:
     tables = small_tables()
-    adopt(tables)  # master plays by the adopted tables
-    game, start = play(SMALL, levels, seed)
-    return game, review(SMALL, [p.id for p in game.players], start, game.history, tables)
+    game, start = play(SMALL, levels, seed, tables)  # master plays by the tables
+    return game, review(SMALL, [p.id for p in game.players], start, game.history, policies_for(SMALL), tables)
 
 
 def outcome(game: Game, player: str) -> float:
@@ -103,7 +99,7 @@ def test_a_review_keeps_its_moments_through_json() -> None:
 def test_without_tables_the_split_is_in_turn_points_turn_by_turn(seed: int) -> None:
     rules = Ruleset.preset("classic")
     game, start = play(rules, ("easy", "normal", "expert"), seed)
-    result = review(rules, [p.id for p in game.players], start, game.history, None)
+    result = review(rules, [p.id for p in game.players], start, game.history, policies_for(rules), None)
     assert result.measure == "turn"
     turns = {(m.turn, m.player) for m in result.moments}
     for turn, player in turns:

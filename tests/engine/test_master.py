@@ -14,16 +14,14 @@ from bot.engine.game import Action, Game
 from bot.engine.levels import strategy_for
 from bot.engine.master import Master, chance_to_win, win_chances
 from bot.engine.strategies import Expert
-from bot.engine.win.tables import adopt, forget, tables_for
 from tests.engine.win.solved import SMALL, tables
-
-pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
+from tests.solved import policies_for
 
 
 def _games(name: str, seed: int, levels: tuple[str, str]) -> Game:
     rules = SMALL[name]
-    adopt(tables(name))
-    strategies = {level: strategy_for(level, rules) for level in levels if level != "random"}
+    computers = [level for level in levels if level != "random"]
+    strategies = {level: strategy_for(level, rules, policies_for(rules), tables(name)) for level in computers}
     game = Game.new(rules, list(levels), SeededDice(seed))
     picker = random.Random(seed)
     while game.result is None:
@@ -56,12 +54,11 @@ def test_master_beats_expert_at_a_short_target() -> None:
 
 def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
     rules = SMALL["plain"]
-    adopt(tables("plain"))
     game = Game.new(rules, ["a", "b"], ScriptedDice([(6, 1), (1, 5, 2, 3, 3, 4)], seed=1))
-    advice = win_chances(game)
+    advice = win_chances(game, tables("plain"))
     assert advice is not None and advice.best.kind == "roll" and advice.best.dice == 6
     game.apply(advice.best.action)
-    advice = win_chances(game)
+    advice = win_chances(game, tables("plain"))
     assert advice is not None
     # keep the 1 (100) or the 1 and the 5 (150), then bank or roll on: four choices
     assert {(c.kind, c.keep, c.turn_total, c.dice) for c in advice.choices} == {
@@ -77,16 +74,15 @@ def test_hint_lists_each_choice_with_its_chance_to_win() -> None:
 
 def test_master_plays_as_expert_without_tables() -> None:
     rules = SMALL["plain"]
-    forget(rules)
-    assert tables_for(rules) is None
     game = Game.new(rules, ["a", "b"], SeededDice(11))
-    master, expert = strategy_for("master", rules), Expert(rules)
+    master = strategy_for("master", rules, policies_for(rules), None)
+    expert = Expert(rules, policies_for(rules))
     for _ in range(30):
         if game.result is not None:
             break
         assert master.choose(game) == expert.choose(game)
         game.apply(expert.choose(game))
-    assert win_chances(game) is None
+    assert win_chances(game, None) is None
     assert isinstance(master, Master)
 
 

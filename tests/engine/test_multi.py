@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import os
+from functools import cache
 
 import pytest
 
 from bot.engine.dice import SeededDice
 from bot.engine.game import Game
-from bot.engine.multi import PLAYOUTS, chances, estimable, turn_outcomes
+from bot.engine.multi import PLAYOUTS, TurnDraws, chances, estimable, turn_outcomes
 from bot.engine.rules import Ruleset
 from bot.engine.solver import turn_expected_value
 from bot.engine.strategies import Expert
+from tests.solved import policies_for
 
 LONG_RUN = 100 * PLAYOUTS  # the long simulation: the same playouts, a hundred times as many
 TOLERANCE = 0.02  # the issue's bound: within 2 percentage points of the long simulation
@@ -32,7 +34,7 @@ def prepared(index: int) -> Game:
     rules = RULESETS[name]
     players = [f"p{n}" for n in range(3 + index % 4)]
     game = Game.new(rules, players, SeededDice(1000 + index))
-    expert = Expert(rules)
+    expert = Expert(rules, policies_for(rules))
     stage = (index // 4) % 4  # 0 early, 1 midway, 2 late, 3 the final round
     lead = (0.0, 0.4, 0.75, 1.0)[stage] * rules.target
     while game.phase != "over":
@@ -43,13 +45,22 @@ def prepared(index: int) -> Game:
     return prepared(index + 97)  # it ended before that stage: another game
 
 
+@cache
+def draws_for(rules: Ruleset) -> TurnDraws:
+    return TurnDraws.of(policies_for(rules), rules)
+
+
+def chances_of(game: Game, playouts: int = PLAYOUTS) -> dict[str, float] | None:
+    return chances(game, draws_for(game.rules), playouts)
+
+
 POSITIONS = range(52)
 QUICK = (0, 5, 14, 23, 47)
 
 
 def errors(index: int) -> dict[str, float]:
     game = prepared(index)
-    estimate, long_run = chances(game), chances(game, LONG_RUN)
+    estimate, long_run = chances_of(game), chances_of(game, LONG_RUN)
     assert estimate is not None and long_run is not None
     return {player: abs(estimate[player] - long_run[player]) for player in estimate}
 
@@ -73,7 +84,7 @@ def test_the_estimate_is_near_a_long_simulation_on_every_prepared_position() -> 
 def test_a_turn_banks_what_the_solver_expects(name: str) -> None:
     """The drawn turns are the solver's policy played out: their mean is its expected turn."""
     rules = RULESETS[name]
-    points, cumulative = turn_outcomes(rules, True)
+    points, cumulative = turn_outcomes(policies_for(rules).on_board)
     chances_of = [cumulative[0], *(cumulative[1:] - cumulative[:-1])]
     assert sum(p * c for p, c in zip(points, chances_of, strict=True)) == pytest.approx(
         turn_expected_value(rules), rel=1e-6
@@ -82,7 +93,7 @@ def test_a_turn_banks_what_the_solver_expects(name: str) -> None:
 
 def test_the_same_position_gives_the_same_figures_and_they_sum_to_one() -> None:
     game = prepared(6)
-    first, again = chances(game), chances(prepared(6))
+    first, again = chances_of(game), chances_of(prepared(6))
     assert first == again
     assert first is not None and sum(first.values()) == pytest.approx(1.0)
     assert len(first) == len(game.players)
@@ -90,7 +101,7 @@ def test_the_same_position_gives_the_same_figures_and_they_sum_to_one() -> None:
 
 def test_the_leader_late_in_the_game_is_the_favourite() -> None:
     game = prepared(10)
-    estimate = chances(game)
+    estimate = chances_of(game)
     assert estimate is not None
     leader = max(game.players, key=lambda p: p.bank)
     assert max(estimate, key=lambda player: estimate[player]) == leader.id
@@ -102,4 +113,4 @@ def test_endings_it_does_not_model_get_no_estimate() -> None:
     for rules in (Ruleset(teams=2), Ruleset(piggyback="bonus")):
         assert not estimable(rules)
     game = Game.new(Ruleset.preset("family"), ["a", "b", "c"], SeededDice(1))
-    assert chances(game) is None
+    assert chances(game, draws_for(Ruleset.preset("classic"))) is None

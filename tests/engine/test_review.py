@@ -12,12 +12,12 @@ from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.game import Game
 from bot.engine.levels import strategy_for
 from bot.engine.master import win_chances
-from bot.engine.reach import reach_table
 from bot.engine.review import GameReview, Move, PlayerReview, live_chances, review
 from bot.engine.rules import Ruleset
 from bot.engine.saved import JSON
 from bot.engine.win.solve import solve_winprob
-from bot.engine.win.tables import WinTables, adopt
+from bot.engine.win.tables import WinTables
+from tests.solved import policies_for
 
 SMALL = Ruleset(target=1500)
 PLAYERS = ("1", "2")
@@ -28,13 +28,14 @@ def small_tables() -> WinTables:
     return solve_winprob(SMALL)
 
 
-pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
-
-
-def play(rules: Ruleset, levels: tuple[str, ...], seed: int) -> tuple[Game, dict[str, JSON]]:
-    """A whole game between computer levels (`simulate.play`: the first seat starts), and its first dice."""
+def play(
+    rules: Ruleset, levels: tuple[str, ...], seed: int, tables: WinTables | None = None
+) -> tuple[Game, dict[str, JSON]]:
+    """A whole game between computer levels (`simulate.play`: the first seat starts), and its first dice;
+    master plays by `tables`."""
     players = [str(seat + 1) for seat in range(len(levels))]
-    strategies = {p: strategy_for(level, rules) for p, level in zip(players, levels, strict=True)}
+    seats = zip(players, levels, strict=True)
+    strategies = {p: strategy_for(level, rules, policies_for(rules), tables) for p, level in seats}
     game = simulate.play(rules, players, strategies, seed)
     return game, ScriptedDice([(6,) + (1,) * (len(players) - 1)], seed=seed).state()
 
@@ -43,7 +44,7 @@ def reviewed(
     rules: Ruleset, levels: tuple[str, ...], seed: int, tables: WinTables | None = None
 ) -> GameReview:
     game, start = play(rules, levels, seed)
-    return review(rules, [p.id for p in game.players], start, game.history, tables)
+    return review(rules, [p.id for p in game.players], start, game.history, policies_for(rules), tables)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -80,9 +81,8 @@ def test_the_best_move_costs_nothing_and_every_loss_is_against_the_best() -> Non
 @pytest.mark.parametrize("seed", range(3))
 def test_master_reviews_at_100_percent_in_chances_to_win_and_normal_lower(seed: int) -> None:
     tables = small_tables()
-    adopt(tables)  # master plays by the adopted tables
-    game, start = play(SMALL, ("master", "normal"), seed)
-    result = review(SMALL, list(PLAYERS), start, game.history, tables)
+    game, start = play(SMALL, ("master", "normal"), seed, tables)  # master plays by the tables
+    result = review(SMALL, list(PLAYERS), start, game.history, policies_for(SMALL), tables)
     assert result.measure == "win"
     assert all(0.0 <= d.value <= 1.0 + 1e-9 and d.loss <= 1.0 for d in result.decisions)
     master, normal = result.players
@@ -130,7 +130,7 @@ def test_live_chances_in_the_final_round_are_the_chance_to_pass_the_leader() -> 
     tables = small_tables()
     dice = SeededDice(4)
     game = Game.new(SMALL, list(PLAYERS), dice)
-    strategies = {p: strategy_for("normal", SMALL) for p in PLAYERS}
+    strategies = {p: strategy_for("normal", SMALL, policies_for(SMALL), None) for p in PLAYERS}
     while not game.final_round:
         player = game.current_player
         assert player is not None and game.result is None
@@ -142,7 +142,7 @@ def test_live_chances_in_the_final_round_are_the_chance_to_pass_the_leader() -> 
     gap = (leader.bank + 50 - me.bank) // 50  # passing: one 50-point step more than the leader
     chances = live_chances(game, tables)
     assert chances is not None
-    assert chances[mover] == pytest.approx(reach_table(SMALL).rolling(gap, 6))
+    assert chances[mover] == pytest.approx(policies_for(SMALL).reach.rolling(gap, 6))
     assert chances[leader.id] == pytest.approx(1 - chances[mover])
 
 

@@ -10,6 +10,7 @@ from bot.engine.game import Game
 from bot.engine.levels import strategy_for
 from bot.engine.rules import Ruleset
 from bot.engine.simulate import main, play, simulate, wilson
+from tests.solved import policies_for
 
 CLASSIC = Ruleset.preset("classic")
 Z_99_ONE_SIDED = 2.326
@@ -40,7 +41,7 @@ def test_wilson_interval() -> None:
 
 
 def test_first_seat_starts_and_seats_rotate(monkeypatch: pytest.MonkeyPatch) -> None:
-    strategies = {pid: strategy_for("easy", CLASSIC) for pid in ("a", "b", "c")}
+    strategies = {pid: strategy_for("easy", CLASSIC, policies_for(CLASSIC), None) for pid in ("a", "b", "c")}
     for order in (["a", "b", "c"], ["b", "c", "a"]):
         game = play(CLASSIC, order, strategies, seed=3)
         starters = [e.player for e in game.events if e.kind == "turn_started"]

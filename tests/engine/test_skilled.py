@@ -21,6 +21,7 @@ from bot.engine.skilled import (
 from bot.engine.strategies import Expert, Strategy
 from bot.engine.win.tables import WinTables
 from bot.sessions.win_tables import shipped_tables
+from tests.solved import policies_for
 
 CLASSIC = Ruleset.preset("classic")
 THREE_PLAYERS = Ruleset(target=3000, piggyback="bonus")
@@ -46,7 +47,10 @@ def played(rules: Ruleset, players: dict[str, Strategy], seed: int, turns: int =
 
 
 def test_at_temperature_zero_it_is_master() -> None:
-    master, cold = Master(Expert(CLASSIC), tables()), Skilled(CLASSIC, 0.0, tables())
+    master, cold = (
+        Master(Expert(CLASSIC, policies_for(CLASSIC)), tables()),
+        Skilled(CLASSIC, 0.0, policies_for(CLASSIC), tables()),
+    )
     game = Game.new(CLASSIC, ["a", "b"], ScriptedDice([], seed=3))
     for _ in range(150):
         if game.result is not None:
@@ -62,7 +66,7 @@ def test_its_slips_are_legal_never_absurd_and_lean_the_human_way() -> None:
     slips: Counter[str] = Counter()
     costs = {}
     for temperature in (0.001, 0.004):
-        skilled = Skilled(CLASSIC, temperature, tables())
+        skilled = Skilled(CLASSIC, temperature, policies_for(CLASSIC), tables())
         given_away, decisions = 0.0, 0
         for seed in range(3):
             game = Game.new(CLASSIC, ["a", "b"], ScriptedDice([], seed=seed))
@@ -90,20 +94,22 @@ def test_a_seeded_game_against_your_level_replays_the_same() -> None:
     histories = []
     for _ in range(2):
         players: dict[str, Strategy] = {
-            "cpu:skill:62": strategy_for(skill_level(62), CLASSIC, calibration),
-            "cpu:expert": strategy_for("expert", CLASSIC),
+            "cpu:skill:62": strategy_for(skill_level(62), CLASSIC, policies_for(CLASSIC), None, calibration),
+            "cpu:expert": strategy_for("expert", CLASSIC, policies_for(CLASSIC), None),
         }
         histories.append(played(CLASSIC, players, seed=11).history)
     assert histories[0] == histories[1] and len(histories[0]) > 20
     other = {
-        "cpu:skill:62": strategy_for(skill_level(62), CLASSIC, calibration),
-        "cpu:expert": Expert(CLASSIC),
+        "cpu:skill:62": strategy_for(skill_level(62), CLASSIC, policies_for(CLASSIC), None, calibration),
+        "cpu:expert": Expert(CLASSIC, policies_for(CLASSIC)),
     }
     assert played(CLASSIC, other, seed=12).history != histories[0]
 
 
 def test_without_tables_it_plays_by_points_with_three_players() -> None:
-    players: dict[str, Strategy] = {f"p{seat}": Skilled(THREE_PLAYERS, 0.004, None) for seat in range(3)}
+    players: dict[str, Strategy] = {
+        f"p{seat}": Skilled(THREE_PLAYERS, 0.004, policies_for(THREE_PLAYERS), None) for seat in range(3)
+    }
     game = played(THREE_PLAYERS, players, seed=5, turns=200)
     assert game.result is not None, "it ends its turns and the game"
 
@@ -129,4 +135,4 @@ def test_levels_by_skill_and_the_calibration_between_its_points() -> None:
     temperatures = [calibration.temperature(skill) for skill in range(20, 101)]
     assert temperatures == sorted(temperatures, reverse=True)
     with pytest.raises(ValueError, match="needs the skill calibration"):
-        strategy_for(skill_level(50), CLASSIC)
+        strategy_for(skill_level(50), CLASSIC, policies_for(CLASSIC), None)

@@ -9,7 +9,8 @@ import pytest
 
 from bot.engine.rules import PRESET_NAMES, Ruleset
 from bot.engine.scoring import score_dice
-from bot.engine.solver import Decision, TurnPolicy, _solve, solve, turn_expected_value
+from bot.engine.solver import Decision, TurnPolicy, _solve, turn_expected_value
+from tests.solved import policy_for
 
 # Busche & Neller 2017: 1 = 100, 5 = 50, triples only (three 1s = 1000).
 NO_STRAIGHT = Ruleset(straight=None)
@@ -23,18 +24,18 @@ def test_busche_neller_expected_turn() -> None:
 
 
 def test_opening_roll_keeps_only_the_one() -> None:
-    decision = solve(NO_STRAIGHT).decide([1, 5, 2, 3, 4, 6], 0)
+    decision = policy_for(NO_STRAIGHT).decide([1, 5, 2, 3, 4, 6], 0)
     assert decision.keep == (1,)
     assert not decision.bank
 
 
 def test_three_dice_at_300_keep_both_and_bank() -> None:
-    assert solve(NO_STRAIGHT).decide([1, 5, 2], 300) == Decision((1, 5), True, 450.0)
+    assert policy_for(NO_STRAIGHT).decide([1, 5, 2], 300) == Decision((1, 5), True, 450.0)
 
 
 def test_entry_minimum_changes_decisions() -> None:
     rules = Ruleset(straight=None, entry_minimum=500)
-    on, off = solve(rules, on_board=True), solve(rules, on_board=False)
+    on, off = policy_for(rules, on_board=True), policy_for(rules, on_board=False)
     assert on.decide([1, 5, 2], 300).bank
     off_board = off.decide([1, 5, 2], 300)
     assert not off_board.bank  # 450 can't be banked before reaching 500
@@ -44,24 +45,23 @@ def test_entry_minimum_changes_decisions() -> None:
 
 
 def test_bank_minimum_and_forced_hot_dice() -> None:
-    assert not solve(Ruleset(straight=None, bank_minimum=500)).decide([1, 5, 2], 300).bank
-    assert solve(Ruleset()).decide([1, 1, 1], 30000) == Decision((1, 1, 1), True, 31000.0)
-    forced = solve(Ruleset(hot_dice="forced"))
+    assert not policy_for(Ruleset(straight=None, bank_minimum=500)).decide([1, 5, 2], 300).bank
+    assert policy_for(Ruleset()).decide([1, 1, 1], 30000) == Decision((1, 1, 1), True, 31000.0)
+    forced = policy_for(Ruleset(hot_dice="forced"))
     hot = forced.expected_if_rolling(31000, 6)
     assert 30200 < hot < 31000  # worse than banking 31,000, better than banking two 1s
     assert forced.decide([1, 1, 1], 30000) == Decision((1, 1, 1), False, hot)
 
 
 def test_farkle_and_penalty_rolls_have_no_keep() -> None:
-    assert solve(NO_STRAIGHT).decide([2, 3, 4, 6], 500) == Decision((), False, 0.0)
+    assert policy_for(NO_STRAIGHT).decide([2, 3, 4, 6], 500) == Decision((), False, 0.0)
     family = Ruleset.preset("family")
-    assert solve(family).decide([6, 1, 6, 6, 6, 6], 0) == Decision((), False, -10000.0)
+    assert policy_for(family).decide([6, 1, 6, 6, 6, 6], 0) == Decision((), False, -10000.0)
 
 
-def test_solves_are_cached_by_key_and_survive_json() -> None:
+def test_solves_survive_json() -> None:
     doubling = Ruleset.preset("doubling")
-    assert solve(doubling) is solve(doubling.model_copy(update={"name": "renamed", "target": 20000}))
-    policy = solve(doubling, on_board=False)
+    policy = policy_for(doubling, on_board=False)
     again = TurnPolicy.from_json(policy.to_json())
     assert again.rules == doubling and not again.on_board
     for total in range(0, 3001, 50):

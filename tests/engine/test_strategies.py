@@ -10,10 +10,9 @@ import pytest
 
 from bot.engine import LEVELS, Action, Game, Ruleset, ScriptedDice, advise, strategy_for
 from bot.engine.moves import turn_view
-from bot.engine.reach import reach_table
 from bot.engine.scoring import is_penalty_roll, score_dice, scoring_options
-from bot.engine.solver import solve
 from bot.engine.strategies import last_chance, points_to_beat
+from tests.solved import policies_for, policy_for
 
 NO_STRAIGHT = Ruleset(straight=None)  # Busche & Neller's scoring: the solver's known decisions hold here
 SMALL = NO_STRAIGHT.model_copy(update={"target": 1000})  # three 1s reach the target in one turn
@@ -25,7 +24,7 @@ def scripted(rules: Ruleset, players: Sequence[str], *rolls: Sequence[int]) -> G
 
 
 def choose(level: str, game: Game) -> Action:
-    return strategy_for(level, game.rules).choose(game)
+    return strategy_for(level, game.rules, policies_for(game.rules), None).choose(game)
 
 
 def at(game: Game, *faces: int) -> tuple[int, ...]:
@@ -73,7 +72,7 @@ def test_every_level_plays_only_legal_moves_to_the_end(name: str) -> None:
 def test_levels_and_unknown_level() -> None:
     assert LEVELS == ("easy", "normal", "expert", "master")
     with pytest.raises(ValueError, match="no computer level called 'grandmaster'"):
-        strategy_for("grandmaster", NO_STRAIGHT)
+        strategy_for("grandmaster", NO_STRAIGHT, policies_for(NO_STRAIGHT), None)
 
 
 # ---------------------------------------------------------------- known decisions
@@ -159,7 +158,7 @@ def final_round(rules: Ruleset) -> Game:
 
 def test_expert_behind_in_the_final_round_rolls_on_instead_of_banking_short() -> None:
     game = final_round(SMALL)
-    assert solve(SMALL).decide((1, 5, 2), 300).bank  # the turn-only policy would bank 450
+    assert policy_for(SMALL).decide((1, 5, 2), 300).bank  # the turn-only policy would bank 450
     assert choose("normal", game).kind == "bank"  # and so does normal: it loses the game
     action = choose("expert", game)
     assert action.kind == "roll" and action in game.legal_actions()  # still playing for 1,050
@@ -181,13 +180,13 @@ def test_a_last_chance_is_judged_by_the_chance_to_pass(tie_rule: str, need: int)
     check the review's side)."""
     rules = SMALL.model_copy(update={"tie_rule": tie_rule})
     opening = scripted(rules, ["h", "cpu"])
-    first = turn_view(opening)
-    assert points_to_beat(opening, first) is None and last_chance(opening, first) is None
+    first, reach = turn_view(opening), policies_for(rules).reach
+    assert points_to_beat(opening, first) is None and last_chance(opening, first, reach) is None
     game = final_round(rules)  # cpu has 300 kept and 1-5-2 on the table; h banked 1,000
     view = turn_view(game)
-    chase = last_chance(game, view)
+    chase = last_chance(game, view, reach)
     assert points_to_beat(game, view) == need and chase is not None and chase.goal == need
-    table = reach_table(rules)
+    table = policies_for(rules).reach
     enough = -(-need // table.unit)  # in units: turn totals are whole units (1,001 needs 1,050)
     assert chase.expected_if_rolling(300, 3) == table.rolling(enough - 300 // table.unit, 3)
     assert chase.after_keep(enough * table.unit, 2) == (1.0, True)
@@ -206,7 +205,7 @@ def test_expert_in_a_playoff_chases_the_posted_turn() -> None:
     game.bank("h", at(game, 5, 5, 5))  # h posts 500
     game.roll("cpu")
     game.roll("cpu", at(game, 3, 3, 3))
-    assert solve(rules).decide((1, 2, 3), 300).bank  # 400 with two dice: the turn policy banks
+    assert policy_for(rules).decide((1, 2, 3), 300).bank  # 400 with two dice: the turn policy banks
     assert choose("expert", game) == Action("roll", "cpu", at(game, 1))  # but 400 loses the playoff
 
 
@@ -215,7 +214,7 @@ def test_exact_target_banks_the_smallest_keep_reaching_it() -> None:
     rules = Ruleset.preset("family").model_copy(update={"target": 1000})
     game = scripted(rules, ["cpu", "h"], (1, 1, 1, 1, 2, 3))
     game.roll("cpu")
-    assert solve(rules).decide((1, 1, 1, 1, 2, 3), 0).keep == (1, 1, 1, 1)
+    assert policy_for(rules).decide((1, 1, 1, 1, 2, 3), 0).keep == (1, 1, 1, 1)
     action = choose("expert", game)
     assert action == Action("bank", "cpu", at(game, 1, 1, 1))
     game.apply(action)
@@ -231,12 +230,12 @@ def test_piggyback_offers(points: int, takes: bool) -> None:
     game.roll("h")
     game.bank("h", at(game, *first[:3]))
     assert game.turn.piggyback_dice == 3
-    policy = solve(rules)
+    policy = policy_for(rules)
     assert (policy.expected_if_rolling(points, 3) > policy.expected_if_rolling(0, 6)) == takes
     assert choose("expert", game).kind == ("piggyback" if takes else "roll")
     assert choose("normal", game).kind == ("piggyback" if takes else "roll")
     assert choose("easy", game).kind == "roll"
-    advice = advise(game)
+    advice = advise(game, policies_for(game.rules))
     assert advice.recommendation == ("piggyback" if takes else "roll")
     assert advice.dice_to_roll == (3 if takes else 6)
 
@@ -296,11 +295,11 @@ FAMILY = Ruleset.preset("family")  # forced hot dice and the penalty roll
     ("rules", "n"), [(NO_STRAIGHT, 1), (NO_STRAIGHT, 3), (NO_STRAIGHT, 6), (FAMILY, 2), (FAMILY, 6)]
 )
 def test_reach_table_matches_brute_force(rules: Ruleset, n: int) -> None:
-    table = reach_table(rules)
+    table = policies_for(rules).reach
     assert table.unit == 50
     for gap in (0, 50, 100, 250, 400, 1050):
         assert table.rolling(gap // 50, n) == pytest.approx(brute_reach(rules, gap, n), abs=1e-7), gap
-    assert reach_table(NO_STRAIGHT).rolling(1, 1) == pytest.approx(1 / 3)
+    assert policies_for(NO_STRAIGHT).reach.rolling(1, 1) == pytest.approx(1 / 3)
 
 
 # ---------------------------------------------------------------- advice
@@ -319,12 +318,12 @@ def test_advice_matches_the_solver(name: str) -> None:
     for seed in range(6):
         game = Game.new(rules, ["a", "b"], ScriptedDice([], seed=seed))
         while game.result is None and not game.final_round:
-            advice = advise(game)
+            advice = advise(game, policies_for(game.rules))
             assert advice.farkle_chance == farkle_by_enumeration(advice.dice_to_roll, rules)
             me = next(p for p in game.players if p.id == game.current_player)
             t = game.turn
             if t.roll:
-                decision = solve(rules, me.on_board).decide(t.roll, t.total, t.rolls)
+                decision = policy_for(rules, me.on_board).decide(t.roll, t.total, t.rolls)
                 faces = tuple(sorted(t.roll[p] for p in advice.keep))
                 assert faces == decision.keep
                 assert (advice.recommendation == "bank") == decision.bank
@@ -334,24 +333,24 @@ def test_advice_matches_the_solver(name: str) -> None:
                 assert (advice.bank_points is not None) == preview.can_bank
                 assert advice.turn_total == preview.turn_total and advice.dice_to_roll == preview.dice_to_roll
                 checked += 1
-            game.apply(strategy_for("expert", rules).choose(game))
+            game.apply(choose("expert", game))
     assert checked > 300
 
 
 def test_advice_at_turn_start_and_on_hot_dice() -> None:
     game = scripted(NO_STRAIGHT, ["a", "b"], (1, 1, 1, 5, 5, 5))
-    advice = advise(game)
+    advice = advise(game, policies_for(game.rules))
     assert advice.recommendation == "roll" and advice.dice_to_roll == 6 and advice.bank_points is None
     assert advice.expected_if_rolling == pytest.approx(446.5714, abs=1e-4)
     game.roll("a")
-    advice = advise(game)
+    advice = advise(game, policies_for(game.rules))
     assert advice.keep == (0, 1, 2, 3, 4, 5) and advice.keep_points == 1500 and advice.bank_points == 1500
     assert advice.dice_to_roll == 6 and advice.farkle_chance == farkle_by_enumeration(6, NO_STRAIGHT)
     assert advice.recommendation == "roll"  # six fresh dice at 1,500 are worth more than 1,500
-    assert advice.expected_if_rolling == solve(NO_STRAIGHT).expected_if_rolling(1500, 6) > 1500
+    assert advice.expected_if_rolling == policy_for(NO_STRAIGHT).expected_if_rolling(1500, 6) > 1500
     forced = scripted(NO_STRAIGHT.model_copy(update={"hot_dice": "forced"}), ["a", "b"], (1, 1, 1, 5, 5, 5))
     forced.roll("a")
-    assert advise(forced).bank_points is None
+    assert advise(forced, policies_for(forced.rules)).bank_points is None
 
 
 def test_advice_when_the_game_is_over() -> None:
@@ -359,4 +358,4 @@ def test_advice_when_the_game_is_over() -> None:
     game.roll("a")
     game.bank("a", range(6))
     with pytest.raises(ValueError, match="game is over"):
-        advise(game)
+        advise(game, policies_for(game.rules))

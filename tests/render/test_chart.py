@@ -12,24 +12,20 @@ from PIL import Image
 
 from bot.engine.review import COSTLY, GameReview, review
 from bot.engine.rules import Ruleset
-from bot.engine.win.tables import adopt
 from bot.render.chart import COLOURS, HEIGHT, TURNING, WIDTH, Plan, chart, plan
 from bot.render.chart import _xy as position
 from bot.sessions.win_tables import shipped_tables
 from tests.engine.test_review import SMALL, play, small_tables
+from tests.solved import policies_for
 
 NAMES = {"1": "Ana", "2": "Benjamin"}
 MOST_BYTES = 100_000
 
 
-pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
-
-
 def reviewed(levels: tuple[str, ...], seed: int) -> GameReview:
     tables = small_tables()
-    adopt(tables)
-    game, start = play(SMALL, levels, seed)
-    return review(SMALL, [p.id for p in game.players], start, game.history, tables)
+    game, start = play(SMALL, levels, seed, tables)
+    return review(SMALL, [p.id for p in game.players], start, game.history, policies_for(SMALL), tables)
 
 
 def near(pixel: tuple[int, ...], colour: tuple[int, int, int]) -> bool:
@@ -61,7 +57,8 @@ def test_the_chart_marks_each_costly_mistake_and_the_turning_point(seed: int) ->
 def test_a_long_game_draws_within_the_size_limit() -> None:
     rules = Ruleset.preset("classic")  # its tables ship with the bot
     game, start = play(rules, ("easy", "normal"), 2)
-    result = review(rules, [p.id for p in game.players], start, game.history, shipped_tables(rules))
+    players, tables = [p.id for p in game.players], shipped_tables(rules)
+    result = review(rules, players, start, game.history, policies_for(rules), tables)
     shown = plan(result)
     assert shown is not None and len(shown.points) > 100
     png = chart(result, {"1": "W" * 200, "2": "名前"})
@@ -71,7 +68,7 @@ def test_a_long_game_draws_within_the_size_limit() -> None:
 def test_no_chart_without_chances() -> None:
     rules = Ruleset.preset("classic")
     game, start = play(rules, ("easy", "normal", "expert"), 0)
-    result = review(rules, [p.id for p in game.players], start, game.history, None)
+    result = review(rules, [p.id for p in game.players], start, game.history, policies_for(rules), None)
     assert result.measure == "turn" and plan(result) is None and chart(result, NAMES) is None
 
 

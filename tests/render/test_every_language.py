@@ -33,6 +33,7 @@ from bot.sessions.daily.attempt import DailyAttempt
 from bot.sessions.outcome import Hint
 from bot.sessions.session import Seat, Session
 from cogs.farkle import command_descriptions
+from tests.solved import policies_for
 
 TRANSLATED = [code for code in LANGUAGES if code != SOURCE_LANGUAGE]
 # What an English board says that a translated one must say in its own words.
@@ -134,8 +135,8 @@ def every_drawing(tr: Translator, descriptions: dict[str, str]) -> Iterator[obje
     table.remember(game.roll("10", (0, 1)))  # four dice left, two set aside
     table.selection = ()
     yield render(table.snapshot(), tr)
-    yield hint_text(Hint(advise(game), None, True), table.snapshot(), tr)
-    yield hint_text(Hint(advise(game), None, False, 0.347), table.snapshot(), tr)  # three or more players
+    yield hint_text(Hint(advise(game, policies_for(game.rules)), None, True), table.snapshot(), tr)
+    yield hint_text(Hint(advise(game, policies_for(game.rules)), None, False, 0.347), table.snapshot(), tr)  # three or more players
     table.remember(game.roll("10", (0, 1, 2, 3)))  # every die kept: hot dice, six fresh ones
     yield render(table.snapshot(), tr)
     table.remember(game.roll("10", (0,)))  # farkles: the computer's turn

@@ -19,20 +19,21 @@ from bot.engine import Game, Ruleset, SeededDice
 from bot.engine.history import TurnStarted
 from bot.engine.levels import strategy_for
 from bot.engine.review import GameReview
-from bot.engine.win.tables import adopt, forget
 from bot.render.language import Translator
 from bot.render.stats import leaderboard_embed, stats_embed
 from bot.services.ratings import rate_game
 from bot.services.stats import StatsService
 from bot.sessions.archive import record_of, replay
 from bot.sessions.numbers import numbers_of
+from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews, Played
 from bot.sessions.session import Seat, Session
-from bot.sessions.win_tables import shipped_tables
+from bot.sessions.win_tables import no_tables, shipped_tables
 from bot.storage import Database
 from bot.storage.reviews import RECENT_REVIEWS, SqlReviewStore
 from bot.storage.sessions import SqlSessionStore
 from tests.fakes import FakeClock
+from tests.solved import policies_for
 from tests.storage.test_results import over
 
 GUILD = 1
@@ -75,7 +76,7 @@ def played(index: int, days_ago: float, seated: tuple[int, ...], forfeit: int | 
     seats = [Seat(user, NAMES[user], computer="easy" if user < 0 else None) for user in seated]
     players = [seat.player_id for seat in seats]
     game = Game.new(rules, players, dice)
-    easy = strategy_for("easy", rules)
+    easy = strategy_for("easy", rules, policies_for(rules), None)
     leaver = str(forfeit) if forfeit in seated else None
     while game.result is None:
         turns = sum(1 for e in game.events if isinstance(e, TurnStarted) and e.player == leaver)
@@ -101,9 +102,8 @@ async def history(database: Database) -> AsyncIterator[Database]:
     games in chances to win, from the shipped classic tables, so the skill board has decisions)."""
     classic = shipped_tables(Ruleset.preset("classic"))
     assert classic is not None
-    adopt(classic)
     store = SqlSessionStore(database, rate_game)
-    reviewer = GameReviews(SqlReviewStore(database), lambda event: None)
+    reviewer = GameReviews(SqlReviewStore(database), lambda event: None, PolicyCache(), lambda rules: classic)
     for index, (days_ago, seated, forfeit, reviewed) in enumerate(HISTORY):
         session = played(index, days_ago, seated, forfeit)
         record = record_of(session)
@@ -112,7 +112,6 @@ async def history(database: Database) -> AsyncIterator[Database]:
         if reviewed:
             await reviewer.review(Played.of(record))
     yield database
-    forget()
 
 
 # ---------------------------------------------------------------------- the second way
@@ -259,9 +258,8 @@ def shown_value(metric: Metric, row: Any) -> float:
 
 
 async def test_every_number_on_stats_and_the_boards_agrees_with_the_stored_games(history: Database) -> None:
-    service = StatsService(
-        history, FakeClock(NOW), MIN_GAMES, GameReviews(SqlReviewStore(history), lambda e: None)
-    )
+    reviews = GameReviews(SqlReviewStore(history), lambda e: None, PolicyCache(), no_tables)
+    service = StatsService(history, FakeClock(NOW), MIN_GAMES, reviews)
     everything = await recomputed(history, *WINDOWS["all"])
     ranked = [t for t in everything.values() if t.counted("skill") >= SKILL_MINIMUM]
     assert ranked, "the skill board ranks someone"

@@ -10,7 +10,6 @@ from bot.core.records import GameRecord
 from bot.engine import Game, Ruleset, ScriptedDice
 from bot.engine.daily import TURNS
 from bot.engine.review import GameReview
-from bot.engine.win.tables import forget
 from bot.sessions.achievements import (
     ACHIEVEMENTS,
     PERFECT_DECISIONS,
@@ -21,9 +20,11 @@ from bot.sessions.achievements import (
     review_achievements,
 )
 from bot.sessions.daily.attempt import DailyAttempt
+from bot.sessions.policies import PolicyCache
 from bot.sessions.review import GameReviews, Played
 from bot.sessions.stream import GameStream
 from bot.sessions.stream_events import Awarded, DailyEnded, GameEnded, GameEvent, GameReviewed
+from bot.sessions.win_tables import no_tables
 from bot.storage import Database
 from bot.storage.daily import SqlDailyStore
 from tests.fakes import FakeClock, MemoryReviews, MemorySessions
@@ -70,10 +71,10 @@ def listened(store: SqlDailyStore) -> tuple[AchievementKeeper, list[Awarded]]:
 async def reviewed(seed: int) -> tuple[GameRecord, GameReview]:
     """A game of member 1 playing like `easy` and member 2 playing exactly like `expert`, reviewed in turn
     points (no win tables), where `expert`'s every decision is the best one."""
-    forget()
     game = easy_against_expert(seed)
     published: list[GameEvent] = []
-    return game, await GameReviews(MemoryReviews(), published.append).review(Played.of(game))
+    reviews = GameReviews(MemoryReviews(), published.append, PolicyCache(), no_tables)
+    return game, await reviews.review(Played.of(game))
 
 
 def test_the_table_holds_about_fifteen_achievements_with_unique_ids() -> None:

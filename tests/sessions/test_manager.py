@@ -16,6 +16,7 @@ from bot.sessions.requests import Host, Press
 from bot.sessions.session import Snapshot
 from bot.sessions.stream_events import Cause, GameChanged, GameEvent, GamesRestored
 from tests.fakes import START, FakeClock, MemorySessions, settle
+from tests.solved import solved_cache
 
 CHANNEL, GUILD = 100, 1
 ANA, BEN, CY = 11, 12, 13
@@ -34,6 +35,7 @@ class Harness:
             clock=self.clock,
             settings=GameSettings(_env_file=None, computer_pause=0),
             dice=lambda: ScriptedDice(self.scripts.pop(0) if self.scripts else [], seed=1),
+            policies=solved_cache(),
         )
 
         async def listen(event: GameEvent) -> None:

@@ -20,6 +20,7 @@ from bot.sessions.skill_levels import (
     normal_skill,
     your_level,
 )
+from tests.solved import policies_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import level_skill
@@ -62,5 +63,6 @@ def test_what_each_add_computer_choice_becomes() -> None:
     for bad in ("grandmaster", "skill:101", "skill:19", "skill:", "skill:-5"):
         assert chosen_level(bad, 50) is None, bad
     assert your_level(None) == normal_skill() == 49
-    computer = computer_strategy("skill:72", Ruleset.preset("classic"))
+    classic = Ruleset.preset("classic")
+    computer = computer_strategy("skill:72", classic, policies_for(classic), None)
     assert isinstance(computer, Skilled) and computer.temperature == calibration().temperature(72) > 0

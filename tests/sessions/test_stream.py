@@ -14,6 +14,7 @@ from bot.sessions.requests import Host
 from bot.sessions.stream_events import Cause, GameChanged, GameEnded, GameEvent
 from tests.fakes import settle
 from tests.sessions.test_manager import ANA, BEN, CHANNEL, GUILD, Harness, ok
+from tests.solved import solved_cache
 
 
 @dataclass
@@ -45,7 +46,10 @@ async def h():
 def _fresh(h: Harness) -> SessionManager:
     """A new process on the same database."""
     return SessionManager(
-        store=h.store, clock=h.clock, settings=GameSettings(_env_file=None, computer_pause=0)
+        store=h.store,
+        clock=h.clock,
+        settings=GameSettings(_env_file=None, computer_pause=0),
+        policies=solved_cache(),
     )
 
 

@@ -19,7 +19,7 @@ from bot.engine.scoring import scoring_tables
 from bot.engine.win import tables as winprob
 from bot.engine.win.game import win_game
 from bot.engine.win.solve import solve_winprob
-from bot.engine.win.tables import WinTables, forget, table_key, tables_for, unsupported
+from bot.engine.win.tables import WinTables, table_key, unsupported
 from bot.sessions import win_tables
 from bot.sessions.win_tables import WinTableKeeper, shipped_path, solve_in_process
 from tests.fakes import MemoryWinTables
@@ -39,9 +39,6 @@ class CountingSolver:
         return (await asyncio.to_thread(solve_winprob, rules)).to_bytes()
 
 
-pytestmark = pytest.mark.usefixtures("no_tables")  # adopted win tables are process-wide
-
-
 async def test_tables_are_solved_once_in_order_stored_then_loaded() -> None:
     store, solver = MemoryWinTables(), CountingSolver()
     keeper = WinTableKeeper(store, solver)
@@ -52,12 +49,11 @@ async def test_tables_are_solved_once_in_order_stored_then_loaded() -> None:
     assert keeper.ready(TINY) and keeper.ready(ENTRY) and set(store.saved) == set(solver.solved)
     assert keeper.want(TINY) is False, "ready: nothing more to wait for"
 
-    forget()  # a restart: the database has them
-    again = CountingSolver()
+    again = CountingSolver()  # a restart: the database has them
     restarted = WinTableKeeper(store, again)
     restarted.start([TINY, Ruleset(target=1000, entry_minimum=500, three_farkles="reset")])  # no tables
     await restarted.idle()
-    assert again.solved == [] and tables_for(TINY) is not None
+    assert again.solved == [] and restarted.tables(TINY) is not None
 
 
 async def test_damaged_tables_are_solved_again() -> None:
@@ -137,12 +133,12 @@ async def test_shipped_tables_stay_in_their_files_until_a_game_reads_them(
     keeper.start(Ruleset.preset(name) for name in PRESET_NAMES)
     await keeper.idle()
     for name in PRESET_NAMES:
-        tables = tables_for(Ruleset.preset(name))
+        tables = keeper.tables(Ruleset.preset(name))
         assert tables is not None
         assert isinstance(mapping_under(tables._values), mmap.mmap), f"{name}: copied out of its file"
     assert laid_out == []
     assert scoring_tables.cache_info().currsize == 0, "scoring tables built for rules nobody plays"
-    classic = tables_for(Ruleset.preset("classic"))
+    classic = keeper.tables(Ruleset.preset("classic"))
     assert classic is not None and 0 < classic.turn(0, 0).rolling(0, 6) < 1
     assert laid_out == [Ruleset.preset("classic")], "laid out for the rules played, once"
     assert scoring_tables.cache_info().currsize == 1

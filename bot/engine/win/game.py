@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from bot.engine.reach import reach_table
+from bot.engine.reach import ReachTable
 from bot.engine.rules import Ruleset
 from bot.engine.scoring import PENALTY_DICE, SIX_ONES, outcome_count
 from bot.engine.solver import roll_outcomes, score_unit
@@ -227,12 +227,12 @@ def _ending(
     if exact:  # the points over go to the opponent, who may then tie by reaching the target
         gap = target - (banks - offset) - over
         tie = np.maximum(gap, floor)
-        six = reach_table(rules).rolling_upto(int(tie.max()), 6)
+        six = ReachTable(rules).rolling_upto(int(tie.max()), 6)
         ending: FloatArray = np.where(gap <= 0, 0.5, 1.0 - 0.5 * six[tie])
         return ending
     gap = size + over - banks  # the opponent ties by gaining `gap`, passes by one unit more
     tie, passing = np.maximum(gap, floor), np.maximum(gap + 1, floor)
-    six = reach_table(rules).rolling_upto(int(passing.max()), 6)
+    six = ReachTable(rules).rolling_upto(int(passing.max()), 6)
     passes: FloatArray = six[passing]
     ties: FloatArray = six[tie] - passes
     return 1.0 - passes - 0.5 * ties

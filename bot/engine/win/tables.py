@@ -31,12 +31,13 @@ import math
 import struct
 import threading
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 import numpy as np
 
 from bot.engine.messages import Message
+from bot.engine.reach import ReachTable
 from bot.engine.rules import Ruleset
 from bot.engine.solver import score_unit
 from bot.engine.win.game import Chances, WinGame, bank_indices, streak_count, win_game
@@ -46,11 +47,15 @@ _VERSION = 1
 _MAGIC = b"FWT1"
 _ALIGN = 16  # a raw body starts at a multiple of this, so its float32 values are read in place
 DEFAULT_MARGIN = 3000
-# Solved turns kept per ruleset (4 KB each on average, 6 at most under classic rules: 2 MB when full;
-# kept as float32, the precision of the tables they are solved from).
-# More than the two-player games in play at once: their rolls interleave, and once the games outnumber
-# the least recently used turns kept, every roll in each of them solves its turn again (1-2 ms).
+# Solved turns kept per ruleset, as float32 (the precision of the tables they are solved from). More than
+# the two-player games in play at once: their rolls interleave, and once the games outnumber the least
+# recently used turns kept, every roll in each of them solves its turn again (1-2 ms).
 RECENT_TURNS = 512
+# A kept turn holds its values up to this turn total (units: 2,400 points under every sheet), 1.5 KB
+# instead of up to 6.6 KB for the whole turn: a restarted bot's games each keep a turn of their own. A turn
+# that runs past it reads the whole turn, solved again and kept among the few `LONG_TURNS`.
+KEPT_TOTALS = 48
+LONG_TURNS = 16
 
 
 def unsupported(rules: Ruleset) -> Message | None:
@@ -84,12 +89,18 @@ class WinTables:
         self._laid_out: tuple[WinGame, TurnSolver] | None = None
         self._laying_out = threading.Lock()
         self._recent_turns = lru_cache(maxsize=RECENT_TURNS)(self._solve_turn)
+        self._long_turns = lru_cache(maxsize=LONG_TURNS)(self._solve_whole_turn)
 
     @cached_property
     def unit(self) -> int:
         """The points a bank index steps by, read when a game of these rules is first valued: it needs
         the ruleset's scoring tables (about 120 KB), and most presets loaded at start-up are never played."""
         return score_unit(self.rules)
+
+    @cached_property
+    def reach(self) -> ReachTable:
+        """The chase of a leader under these rules (a last chance, where the tables' values stop)."""
+        return ReachTable(self.rules)
 
     @cached_property
     def _offset(self) -> int:
@@ -135,6 +146,14 @@ class WinTables:
         return self._recent_turns(bank, other, mine, theirs)
 
     def _solve_turn(self, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
+        whole = self._solve_whole_turn(bank, other, mine, theirs)
+        return replace(whole, _rolling=whole._rolling[:KEPT_TOTALS].copy())
+
+    def long_turn(self, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
+        """The whole turn, for a turn total past the kept ones (`TurnValues.rolling`)."""
+        return self._long_turns(bank, other, mine, theirs)
+
+    def _solve_whole_turn(self, bank: int, other: int, mine: int, theirs: int) -> TurnValues:
         values = self._values
         game, turns = self._layout()
         i, j = self._index(bank), self._index(other)
@@ -147,7 +166,7 @@ class WinTables:
             farkled = 1.0 - float(values[b, 0, j, game.reset_to[i]])
         penalized = 1.0 - float(values[b, a, j, game.penalty_to[i]])
         rolling, top = turns.rolling(i, j, farkled, penalized, values[b, 0])
-        return TurnValues(self, bank, other, theirs, rolling.astype(np.float32), top)
+        return TurnValues(self, bank, other, mine, theirs, rolling.astype(np.float32), top)
 
     def bank_value(self, bank: int, other: int, turn_total: int, theirs: int = 0) -> float:
         """Chance to win after banking `turn_total` now (a bank ends one's own Farkle streak)."""
@@ -213,34 +232,18 @@ class TurnValues:
     tables: WinTables
     own: int  # banks in points
     other: int
+    mine: int  # Farkles in a row
     theirs: int
-    _rolling: Chances  # float32, as kept
+    _rolling: Chances  # float32, as kept: the turn totals from 0 (all of them, or the first `KEPT_TOTALS`)
     _top: int
 
     def rolling(self, turn_total: int, dice: int) -> float:
         """Chance to win when rolling `dice` dice (0 = six) at `turn_total`, playing on optimally."""
         t = min(turn_total // self.tables.unit, self._top)
+        if t >= len(self._rolling):
+            whole = self.tables.long_turn(self.own, self.other, self.mine, self.theirs)
+            return whole.rolling(turn_total, dice)
         return float(self._rolling[t, dice % 6])
 
     def bank(self, turn_total: int) -> float:
         return self.tables.bank_value(self.own, self.other, turn_total, self.theirs)
-
-
-_ADOPTED: dict[str, WinTables] = {}
-
-
-def adopt(tables: WinTables) -> None:
-    """Use these tables for their rules from now on (solved in a worker, or loaded from the database)."""
-    _ADOPTED[tables.key] = tables
-
-
-def tables_for(rules: Ruleset) -> WinTables | None:
-    return _ADOPTED.get(table_key(rules))
-
-
-def forget(rules: Ruleset | None = None) -> None:
-    """Drop adopted tables (all, or these rules'): tests start from a bot that has none."""
-    if rules is None:
-        _ADOPTED.clear()
-    else:
-        _ADOPTED.pop(table_key(rules), None)

@@ -22,8 +22,13 @@ class TurnSolver:
         dice = self._dice = turns.dice
         # Values are kept per (turn total, dice left): row `left` rolls `left or dice` dice next.
         self._width = game.size + game.beyond + turns.reach + 1
-        self._keep_at = turns.keep_units * dice + turns.keep_left  # a keep's cell, from the row of total t
-        self._groups = turns.keep_lo
+        keep_at = turns.keep_units * dice + turns.keep_left  # a keep's cell, from the row of total t
+        # Each group's keeps as a column of one table, a short group padded with its first keep (a max is
+        # the same with it twice): per turn total, one gather and one max for every group at once, where
+        # `np.maximum.reduceat` over the keeps took four times as long (a whole turn: 2.0 ms -> 1.0).
+        sizes = np.diff(np.append(turns.keep_lo, len(keep_at)))
+        rows = np.arange(int(sizes.max()))[:, None]
+        self._keep_rows = keep_at[turns.keep_lo + np.where(rows < sizes, rows, 0)]
         by_left = [left or dice for left in range(dice)]
         # One matrix product per turn total adds the Farkle, penalty and instant-win terms too: the groups'
         # best keeps are followed by those three outcomes' values (the tail of `best` in `rolling`).
@@ -56,12 +61,12 @@ class TurnSolver:
         banked = np.where(inside, 1.0 - values[j, np.minimum(banks, game.size - 1)], 0.0)
         banked[~inside] = game.ending[j, banks[~inside] - game.size]
         bank_from = int(game.bank_from[i])
-        keep_at, groups, chances, dice = self._keep_at, self._groups, self._chances, self._dice
+        keep_rows, chances, dice = self._keep_rows, self._chances, self._dice
         best = np.empty(chances.shape[1])
         best[-3:] = farkled, penalized, 1.0
         keeps_best = best[:-3]
         for t in range(top, -1, -1):
-            np.maximum.reduceat(flat[t * dice :].take(keep_at), groups, out=keeps_best)
+            np.maximum.reduce(flat[t * dice :].take(keep_rows), axis=0, out=keeps_best)
             row = rolling[t]
             np.dot(chances, best, out=row)
             if t < bank_from:

@@ -18,10 +18,11 @@ from typing import Protocol
 
 from bot.core.clock import Clock
 from bot.core.records import Award, DailyRow, DailyStanding
-from bot.engine.daily import DailyGame, day_of, expert_score, streaks
+from bot.engine.daily import RULES, DailyGame, day_of, expert_score, streaks
 from bot.engine.errors import UserFacingError
 from bot.engine.messages import Message
 from bot.sessions.daily.attempt import DailyAttempt
+from bot.sessions.policies import PolicyCache
 from bot.sessions.stream_events import DailyChanged, DailyEnded, Publish
 
 log = logging.getLogger(__name__)
@@ -64,8 +65,10 @@ class Profile:
 
 
 class DailyManager:
-    def __init__(self, store: DailyStore, clock: Clock, publish: Publish) -> None:
+    def __init__(self, store: DailyStore, clock: Clock, publish: Publish, policies: PolicyCache) -> None:
+        """`policies`: the bot's solved turns, which the expert's score is played by."""
         self._store = store
+        self._policies = policies
         self._clock = clock
         self._publish = publish
         self._locks: dict[int, asyncio.Lock] = {}
@@ -92,8 +95,12 @@ class DailyManager:
         if task is None:
             for old in [d for d in self._expert if d < day - 1]:
                 del self._expert[old]
-            task = self._expert[day] = asyncio.create_task(asyncio.to_thread(expert_score, day))
+            task = self._expert[day] = asyncio.create_task(self._expert_score(day))
         return task
+
+    async def _expert_score(self, day: int) -> int:
+        policies = await self._policies.ensure(RULES)
+        return await asyncio.to_thread(expert_score, day, policies.on_board)
 
     # ------------------------------------------------------------------ playing
 

@@ -25,6 +25,7 @@ from bot.storage import Database
 from bot.storage.sessions import SqlSessionStore
 from bot.storage.tournaments import SqlTournamentStore
 from tests.fakes import FakeClock, settle
+from tests.solved import solved_cache
 
 GUILD, CHANNEL, HOST = 1, 500, 9
 RULES = Ruleset.preset("classic")
@@ -57,6 +58,7 @@ async def open_desk(db: Database, clock: FakeClock, store: TournamentStore | Non
         clock=clock,
         settings=GameSettings(_env_file=None, computer_pause=0),
         dice=lambda: SeededDice(1),
+        policies=solved_cache(),
     )
 
     async def award(user: int, achievement: str, source: str) -> None:
