@@ -135,8 +135,9 @@ def every_drawing(tr: Translator, descriptions: dict[str, str]) -> Iterator[obje
     table.remember(game.roll("10", (0, 1)))  # four dice left, two set aside
     table.selection = ()
     yield render(table.snapshot(), tr)
-    yield hint_text(Hint(advise(game, policies_for(game.rules)), None, True), table.snapshot(), tr)
-    yield hint_text(Hint(advise(game, policies_for(game.rules)), None, False, 0.347), table.snapshot(), tr)  # three or more players
+    advice = advise(game, policies_for(game.rules))
+    yield hint_text(Hint(advice, None, True), table.snapshot(), tr)
+    yield hint_text(Hint(advice, None, False, 0.347), table.snapshot(), tr)  # three or more players
     table.remember(game.roll("10", (0, 1, 2, 3)))  # every die kept: hot dice, six fresh ones
     yield render(table.snapshot(), tr)
     table.remember(game.roll("10", (0,)))  # farkles: the computer's turn
