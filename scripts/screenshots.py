@@ -172,9 +172,10 @@ def skill_figures(labels: list[str]) -> list[int]:
 
 
 def measured_skills() -> list[int]:
-    """Each level's skill in the lobby's order, rounded, as the shipped level_skill.json gives it."""
+    """Each level's skill in the lobby's order, rounded, as the shipped level_skill.json gives it, then
+    "your level": the host of these pictures has played no game, so normal's."""
     levels = json.loads(LEVEL_SKILL.read_text())["levels"]
-    return [round(levels[level]["skill"]) for level in LEVELS]
+    return [*(round(levels[level]["skill"]) for level in LEVELS), round(levels["normal"]["skill"])]
 
 
 def label(table: Table, action: str) -> str:
