@@ -51,6 +51,7 @@ from bot.activity.server import open_activity
 from bot.app.client import FarkleBot
 from bot.app.emojis import face_image
 from bot.app.logs import setup_logging
+from bot.app.wiring import subscribe_view
 from bot.core.environment import GameSettings, Settings
 from bot.engine import PRESET_NAMES, Ruleset, SeededDice
 from bot.engine.win.tables import WinTables
@@ -287,6 +288,7 @@ async def sign_in_locally(
     activity = await open_activity(
         settings, bot.application_id, bot.http.token or "", bot.services.sessions, bot.services.config
     )
+    subscribe_view(bot.services, activity.live.on_game_event)
     try:
         yield discord_api
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -46,3 +47,15 @@ def test_the_client_keeps_to_the_clients_job() -> None:
     (farkle_bot,) = (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "FarkleBot")
     assert farkle_bot.end_lineno is not None
     assert farkle_bot.end_lineno - farkle_bot.lineno + 1 <= 200
+
+
+def test_only_the_wiring_subscribes_to_the_stream() -> None:
+    """Every view of a game is a subscriber, and `bot/app/wiring.py` is the one place that registers them."""
+    registering = re.compile(r"\.(subscribe|listen|post_with|also_forget)\(")
+    found = {
+        str(path.relative_to(ROOT))
+        for top in SOURCE
+        for path in top.rglob("*.py")
+        if any(registering.search(line) and "def " not in line for line in path.read_text().splitlines())
+    }
+    assert found <= {"bot/app/wiring.py", "bot/sessions/manager.py"}, found

@@ -181,10 +181,9 @@ async def _json(request: web.Request) -> dict[str, Any]:
 async def open_activity(
     settings: Settings, application_id: int, bot_token: str, manager: SessionManager, config: ConfigService
 ) -> ActivityServer:
-    """The Activity's server, listening, its sockets subscribed to the game-events stream."""
+    """The Activity's server, listening; `bot.app.wiring.subscribe_view` subscribes its live tables."""
     assert settings.activity_port is not None and settings.discord_client_secret is not None
     api = DiscordApi(application_id, settings.discord_client_secret.get_secret_value(), bot_token)
     server = ActivityServer(api, Moves(manager, config))
-    manager.subscribe(server.live.on_game_event)
     await server.start(settings.activity_host, settings.activity_port)
     return server

@@ -25,7 +25,7 @@ from bot.app.errors import NOT_IN_DMS, reply_ephemeral, report_error
 from bot.app.in_flight import AnswersInFlight, tune_collector
 from bot.app.memory import release_memory
 from bot.app.system_clock import SystemClock
-from bot.app.wiring import Services, build_services, connect
+from bot.app.wiring import Services, build_services, connect, subscribe_view
 from bot.core.clock import Clock
 from bot.core.environment import Settings
 from bot.engine import PRESET_NAMES, DiceSource, Ruleset
@@ -164,6 +164,7 @@ class FarkleBot(commands.AutoShardedBot):
             self._activity = await open_activity(
                 self.settings, self.application_id, token, services.sessions, services.config
             )
+            subscribe_view(services, self._activity.live.on_game_event)
         if self.owns_application_setup:
             await sync_if_changed(self.tree, services.database, self.settings.dev_guild_id)
         # The presets' tables ship in the package: every shard process loads them at once.

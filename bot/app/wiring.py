@@ -145,3 +145,8 @@ def connect(
             services.tournaments.listen(hooks.tournament_notices)
         if hooks.answered_by_id is not None:
             answered_by_id.append(hooks.answered_by_id)
+
+
+def subscribe_view(services: Services, subscriber: Subscriber) -> None:
+    """A view that is no cog (the Activity's live tables) hears every game event, after the cogs' views."""
+    services.sessions.subscribe(subscriber)

@@ -15,6 +15,7 @@ from loopback.activity_discord import API, ActivityDiscord, Member
 from bot.activity.discord_api import DiscordApi
 from bot.activity.moves import Moves
 from bot.activity.server import ActivityServer
+from bot.app.wiring import subscribe_view
 from tests.cogs.conftest import Table, dice, make_bot, table
 from tests.cogs.play import farkle
 
@@ -78,7 +79,7 @@ async def activity(table: Table, monkeypatch: pytest.MonkeyPatch) -> AsyncIterat
     monkeypatch.setattr(discord.http.Route, "BASE", str(discord_server.make_url(API)))
     api = DiscordApi(bot.application_id, SECRET, BOT_TOKEN)
     server = ActivityServer(api, Moves(bot.services.sessions, bot.services.config))
-    bot.services.sessions.subscribe(server.live.on_game_event)
+    subscribe_view(bot.services, server.live.on_game_event)  # as the client does
     client = TestClient(TestServer(server.app()))
     await client.start_server()
     members = [member_of(m) for m in (table.ana, table.ben, table.cy)]
