@@ -1,6 +1,9 @@
 """A human plays computer opponents, of a named level or at a chosen skill (the host's own, or a number);
 the Hint button advises the player to move."""
 
+from collections.abc import Awaitable, Callable
+
+import discord
 import simcord
 
 from bot.core.records import SKILL_MINIMUM
@@ -31,6 +34,26 @@ def the_game(env: simcord.Env, channel: simcord.ChannelHandle):
     return session.game
 
 
+async def play_as_expert_to_the_results(
+    env: simcord.Env,
+    channel: simcord.ChannelHandle,
+    member: simcord.MemberActor,
+    each_turn: Callable[[int, discord.Message], Awaitable[None]],
+) -> None:
+    """`member` plays every turn of theirs as expert would, until the results; `each_turn` sees each board."""
+    rules = the_game(env, channel).rules
+    expert = strategy_for("expert", rules, policies_for(rules), None)
+    for turn in range(400):
+        board = board_message(channel)
+        if title(board).startswith("🏆"):
+            return
+        await each_turn(turn, board)
+        action = expert.choose(the_game(env, channel))
+        for position in action.keep:
+            await act(member, channel, f"die:{position}")
+        await act(member, channel, action.kind)
+
+
 async def test_one_human_and_two_computers_play_to_the_end(table: Table) -> None:
     env, channel, ana = table.env, table.channel, table.ana
     await ana.slash(channel, "farkle new")
@@ -39,17 +62,11 @@ async def test_one_human_and_two_computers_play_to_the_end(table: Table) -> None
     lobby = field(board_message(channel), "Players (3/8)")
     assert "Computer 1 (expert)" in lobby and "Computer 2 (easy)" in lobby
     await act(ana, channel, "start")
-    rules = the_game(env, channel).rules
-    expert = strategy_for("expert", rules, policies_for(rules), None)
-    for _ in range(400):
-        board = board_message(channel)
-        if title(board).startswith("🏆"):
-            break
+
+    async def humans_turn(turn: int, board: discord.Message) -> None:
         assert "ana's turn" in description(board), "computers must finish their turns by themselves"
-        action = expert.choose(the_game(env, channel))
-        for position in action.keep:
-            await act(ana, channel, f"die:{position}")
-        await act(ana, channel, action.kind)
+
+    await play_as_expert_to_the_results(env, channel, ana, humans_turn)
     results = board_message(channel)
     assert title(results).startswith("🏆")
     standings = field(results, "Final standings")
@@ -175,18 +192,12 @@ async def test_a_computer_at_a_chosen_skill_survives_a_restart_and_is_reviewed(
     await ana.slash(channel, "farkle new")
     await ana.slash(channel, "farkle computer", skill=72)
     await act(ana, channel, "start")
-    rules = the_game(env, channel).rules
-    expert = strategy_for("expert", rules, policies_for(rules), None)
-    for turn in range(400):
-        board = board_message(channel)
-        if title(board).startswith("🏆"):
-            break
+
+    async def restart_at_the_fourth(turn: int, board: discord.Message) -> None:
         if turn == 3:
             await restart(env, make_bot)  # the seat's level is stored with the game
-        action = expert.choose(the_game(env, channel))
-        for position in action.keep:
-            await act(ana, channel, f"die:{position}")
-        await act(ana, channel, action.kind)
+
+    await play_as_expert_to_the_results(env, channel, ana, restart_at_the_fourth)
     assert "Computer 1 (skill 72)" in field(board_message(channel), "Final standings")
     seats = await query(env, "SELECT user_id, computer, decisions FROM review_players ORDER BY seat")
     assert [(user, computer) for user, computer, _ in seats] == [(ana.id, 0), (-1, 1)]
